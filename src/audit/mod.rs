@@ -1,0 +1,448 @@
+//! Stage 4: figures and findings for each bill.
+//!
+//! Every check lives in its own file with the same shape: an [`CheckInfo`]
+//! (stable kebab-case code, default severity and its documentation) and a
+//! function that looks at the bill and pushes findings into a [`Sink`].
+//! [`CHECKS`] is the one table of codes; `billaudit explain` and
+//! `docs/checks.md` are generated from it.
+
+pub mod hidden_fee_share;
+pub mod line_arithmetic;
+pub mod missing_amount;
+pub mod mixed_currency;
+pub mod replica_redundancy;
+pub mod replica_share;
+pub mod scheduling_fee_share;
+pub mod total_mismatch;
+pub mod unclassified_items;
+pub mod unparsable_value;
+
+use std::collections::HashMap;
+
+use rust_decimal::{Decimal, RoundingStrategy};
+
+use crate::model::{Category, Finding, LineItem, Severity, Totals};
+use crate::normalise::SkipReason;
+
+/// A check's identity and documentation. The texts are user documentation:
+/// `billaudit explain CODE` prints them and `docs/checks.md` is generated
+/// from them.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckInfo {
+    pub code: &'static str,
+    pub default_severity: Severity,
+    /// One line: when it fires.
+    pub summary: &'static str,
+    pub what: &'static str,
+    pub why: &'static str,
+    pub example: &'static str,
+}
+
+/// Every check, in the order of the docs.
+pub const CHECKS: &[CheckInfo] = &[
+    hidden_fee_share::INFO,
+    replica_share::INFO,
+    replica_redundancy::INFO,
+    scheduling_fee_share::INFO,
+    line_arithmetic::INFO,
+    total_mismatch::INFO,
+    unparsable_value::INFO,
+    missing_amount::INFO,
+    unclassified_items::INFO,
+    mixed_currency::INFO,
+];
+
+pub fn check_info(code: &str) -> Option<&'static CheckInfo> {
+    CHECKS.iter().find(|c| c.code == code)
+}
+
+/// Thresholds of the share checks, as fractions (`0.05` is 5%).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Thresholds {
+    /// `hidden-fee-share`: hidden / subtotal above this fails.
+    pub hidden_share: Decimal,
+    /// `replica-share`: storage_replica / subtotal above this fails.
+    pub replica_share: Decimal,
+    /// `replica-redundancy`: (storage + storage_replica) / storage above this.
+    pub redundancy: Decimal,
+    /// `scheduling-fee-share`: scheduling / compute above this.
+    pub scheduling_share: Decimal,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            hidden_share: Decimal::new(5, 2),
+            replica_share: Decimal::new(30, 2),
+            redundancy: Decimal::new(12, 1),
+            scheduling_share: Decimal::new(8, 2),
+        }
+    }
+}
+
+/// Reads `5%` or `0.05` as the fraction 0.05.
+pub fn parse_fraction(s: &str) -> Result<Decimal, String> {
+    let t = s.trim();
+    let (num, pct) = match t.strip_suffix('%') {
+        Some(n) => (n.trim(), true),
+        None => (t, false),
+    };
+    let d: Decimal = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a share: write it as `5%` or `0.05`"))?;
+    let d = if pct { d / Decimal::ONE_HUNDRED } else { d };
+    if d.is_sign_negative() {
+        return Err(format!("`{s}` is negative"));
+    }
+    Ok(d)
+}
+
+/// What the user decided about checks: thresholds, severities, fail level.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub thresholds: Thresholds,
+    /// Per-code severity; `None` turns the check off.
+    pub severities: HashMap<String, Option<Severity>>,
+    /// Findings at or above this level fail the bill.
+    pub fail_on: Severity,
+    /// At most this many findings of one code per bill are listed; the rest
+    /// are counted in one closing finding.
+    pub max_findings_per_code: usize,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            thresholds: Thresholds::default(),
+            severities: HashMap::new(),
+            fail_on: Severity::Error,
+            max_findings_per_code: 100,
+        }
+    }
+}
+
+impl Policy {
+    pub fn severity(&self, code: &str) -> Option<Severity> {
+        match self.severities.get(code) {
+            Some(s) => *s,
+            None => Some(check_info(code).map_or(Severity::Warning, |c| c.default_severity)),
+        }
+    }
+}
+
+/// Collects findings for one bill, applying the policy's severities and the
+/// per-code cap.
+#[derive(Debug)]
+pub struct Sink<'p> {
+    path: String,
+    policy: &'p Policy,
+    findings: Vec<Finding>,
+    per_code: HashMap<&'static str, usize>,
+}
+
+impl<'p> Sink<'p> {
+    pub fn new(path: &str, policy: &'p Policy) -> Self {
+        Sink {
+            path: path.to_string(),
+            policy,
+            findings: Vec::new(),
+            per_code: HashMap::new(),
+        }
+    }
+
+    pub fn emit(&mut self, check: &CheckInfo, line: Option<u64>, message: String) {
+        let Some(severity) = self.policy.severity(check.code) else {
+            return;
+        };
+        let n = self.per_code.entry(check.code).or_insert(0);
+        *n += 1;
+        if *n > self.policy.max_findings_per_code {
+            return;
+        }
+        self.findings.push(Finding {
+            code: check.code.to_string(),
+            severity,
+            message,
+            path: self.path.clone(),
+            line,
+        });
+    }
+
+    /// Takes a finding made by an earlier stage (e.g. `unparsable-value`).
+    pub fn push(&mut self, f: Finding) {
+        match check_info(&f.code) {
+            Some(info) => self.emit(info, f.line, f.message),
+            None => self.findings.push(f),
+        }
+    }
+
+    fn finish(mut self) -> Vec<Finding> {
+        let mut capped: Vec<(&'static str, usize)> = self
+            .per_code
+            .iter()
+            .filter(|(_, n)| **n > self.policy.max_findings_per_code)
+            .map(|(c, n)| (*c, *n))
+            .collect();
+        capped.sort();
+        for (code, n) in capped {
+            if let (Some(info), Some(severity)) = (check_info(code), self.policy.severity(code)) {
+                self.findings.push(Finding {
+                    code: info.code.to_string(),
+                    severity,
+                    message: format!(
+                        "{} more `{code}` findings not listed ({n} in all)",
+                        n - self.policy.max_findings_per_code
+                    ),
+                    path: self.path.clone(),
+                    line: None,
+                });
+            }
+        }
+        self.findings
+    }
+}
+
+/// How many rows were skipped, by reason.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SkipCounts {
+    pub unparsable: u64,
+    pub missing_amount: u64,
+    pub blank: u64,
+    pub summary: u64,
+}
+
+impl SkipCounts {
+    pub fn total(&self) -> u64 {
+        self.unparsable + self.missing_amount + self.blank + self.summary
+    }
+
+    pub fn add(&mut self, r: SkipReason) {
+        match r {
+            SkipReason::Unparsable => self.unparsable += 1,
+            SkipReason::MissingAmount => self.missing_amount += 1,
+            SkipReason::Blank => self.blank += 1,
+            SkipReason::Summary => self.summary += 1,
+        }
+    }
+}
+
+/// The audited bill: figures and findings. One per file and currency.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bill {
+    pub path: String,
+    pub format: String,
+    pub currency: Option<String>,
+    pub line_items: u64,
+    pub skipped: SkipCounts,
+    pub totals: Totals,
+    pub subtotal: Decimal,
+    pub total: Decimal,
+    pub hidden: Decimal,
+    pub hidden_share: Option<Decimal>,
+    pub replica_share: Option<Decimal>,
+    /// A total the bill states itself (a `合计` row, an invoice's `Total`).
+    pub stated_total: Option<Decimal>,
+    pub stated_subtotal: Option<Decimal>,
+    /// The `hidden-fee-share` threshold the bill was held to.
+    pub hidden_threshold: Decimal,
+    pub findings: Vec<Finding>,
+    pub passed: bool,
+}
+
+impl Bill {
+    pub fn skipped_rows(&self) -> u64 {
+        self.skipped.total()
+    }
+}
+
+/// A fraction rounded to the 6 places of the report.
+pub fn share(part: Decimal, whole: Decimal) -> Option<Decimal> {
+    if whole <= Decimal::ZERO {
+        return None;
+    }
+    let s = part.checked_div(whole)?;
+    let mut r = s.round_dp_with_strategy(6, RoundingStrategy::MidpointAwayFromZero);
+    r.rescale(6);
+    Some(r)
+}
+
+/// The figures the share checks look at.
+#[derive(Debug, Clone)]
+pub struct Figures<'a> {
+    pub totals: &'a Totals,
+    pub subtotal: Decimal,
+    pub hidden: Decimal,
+}
+
+/// Builds one bill from its line items, one item at a time, in constant memory.
+#[derive(Debug)]
+pub struct BillBuilder<'p> {
+    pub path: String,
+    pub format: String,
+    pub currency: Option<String>,
+    pub line_items: u64,
+    pub skipped: SkipCounts,
+    pub totals: Totals,
+    pub stated_total: Option<(u64, Decimal)>,
+    pub stated_subtotal: Option<(u64, Decimal)>,
+    /// Set when a sum no longer fits a Decimal; the bill is then refused.
+    pub overflow_at: Option<u64>,
+    unclassified: unclassified_items::Tally,
+    sink: Sink<'p>,
+}
+
+impl<'p> BillBuilder<'p> {
+    pub fn new(path: &str, format: &str, currency: Option<String>, policy: &'p Policy) -> Self {
+        BillBuilder {
+            path: path.to_string(),
+            format: format.to_string(),
+            currency,
+            line_items: 0,
+            skipped: SkipCounts::default(),
+            totals: Totals::default(),
+            stated_total: None,
+            stated_subtotal: None,
+            overflow_at: None,
+            unclassified: unclassified_items::Tally::default(),
+            sink: Sink::new(path, policy),
+        }
+    }
+
+    /// Adds a classified line item and runs the per-item checks on it.
+    pub fn add_item(&mut self, item: &LineItem) {
+        if self
+            .totals
+            .checked_add(item.category, item.amount)
+            .is_none()
+        {
+            self.overflow_at.get_or_insert(item.line);
+        }
+        self.line_items += 1;
+        line_arithmetic::check(item, &mut self.sink);
+        self.unclassified.add(item);
+    }
+
+    pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
+        self.skipped.add(reason);
+        if let Some(f) = finding {
+            self.sink.push(f);
+        }
+    }
+
+    pub fn add_finding(&mut self, f: Finding) {
+        self.sink.push(f);
+    }
+
+    pub fn emit(&mut self, check: &CheckInfo, line: Option<u64>, message: String) {
+        self.sink.emit(check, line, message);
+    }
+
+    /// Computes the figures and runs the bill-level checks.
+    pub fn finish(mut self) -> Bill {
+        let policy = self.sink.policy;
+        let totals = self.totals.clone();
+        let subtotal = totals.sum(Category::in_subtotal);
+        let hidden = totals.sum(Category::is_hidden);
+        let total = totals.sum(|_| true);
+        let currency = self.currency.clone();
+        let figures = Figures {
+            totals: &totals,
+            subtotal,
+            hidden,
+        };
+        let t = &policy.thresholds;
+        hidden_fee_share::check(&figures, t, &mut self.sink);
+        replica_share::check(&figures, t, &mut self.sink);
+        replica_redundancy::check(&figures, t, &mut self.sink);
+        scheduling_fee_share::check(&figures, t, &mut self.sink);
+        self.unclassified
+            .report(currency.as_deref(), &mut self.sink);
+        total_mismatch::check(
+            self.stated_subtotal,
+            self.stated_total,
+            &figures,
+            total,
+            currency.as_deref(),
+            &mut self.sink,
+        );
+        let findings = self.sink.finish();
+        let passed = !findings.iter().any(|f| f.severity >= policy.fail_on);
+        Bill {
+            path: self.path,
+            format: self.format,
+            currency,
+            line_items: self.line_items,
+            skipped: self.skipped,
+            subtotal,
+            total,
+            hidden,
+            hidden_share: share(hidden, subtotal),
+            replica_share: share(totals.get(Category::StorageReplica), subtotal),
+            stated_total: self.stated_total.map(|(_, d)| d),
+            stated_subtotal: self.stated_subtotal.map(|(_, d)| d),
+            hidden_threshold: policy.thresholds.hidden_share,
+            totals,
+            findings,
+            passed,
+        }
+    }
+}
+
+/// Formats a fraction as a percentage with two decimals: `0.0512` -> `5.12%`.
+pub fn percent(f: Decimal) -> String {
+    let p = (f * Decimal::ONE_HUNDRED)
+        .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
+    format!("{p:.2}%")
+}
+
+/// Money for messages: the amount with its currency code, when known.
+pub fn money(d: Decimal, currency: Option<&str>) -> String {
+    match currency {
+        Some(c) => format!("{d} {c}"),
+        None => d.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_kebab_case() {
+        let mut codes: Vec<_> = CHECKS.iter().map(|c| c.code).collect();
+        for c in &codes {
+            assert!(
+                c.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{c}"
+            );
+        }
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), CHECKS.len());
+    }
+
+    #[test]
+    fn fractions() {
+        assert_eq!(parse_fraction("5%").unwrap(), Decimal::new(5, 2));
+        assert_eq!(parse_fraction("0.05").unwrap(), Decimal::new(5, 2));
+        assert_eq!(parse_fraction(" 12.5 % ").unwrap(), Decimal::new(125, 3));
+        assert!(parse_fraction("five").is_err());
+        assert!(parse_fraction("-1%").is_err());
+    }
+
+    #[test]
+    fn shares_round_to_six_places() {
+        assert_eq!(
+            share(Decimal::new(5, 0), Decimal::new(100, 0))
+                .unwrap()
+                .to_string(),
+            "0.050000"
+        );
+        assert_eq!(
+            share(Decimal::ONE, Decimal::new(3, 0)).unwrap().to_string(),
+            "0.333333"
+        );
+        assert_eq!(share(Decimal::ONE, Decimal::ZERO), None);
+        assert_eq!(percent(Decimal::new(5125, 5)), "5.13%");
+    }
+}

@@ -1,0 +1,21 @@
+//! The `billaudit` binary: parses arguments, calls the library, renders the
+//! report and maps the exit code. Nothing else lives here.
+
+mod cli;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // Any panic that escapes is a bug: report it as exit code 2, never a crash dump.
+    std::panic::set_hook(Box::new(|info| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "billaudit: internal error: {info}\nThis is a bug; please report it with the input that caused it."
+        );
+    }));
+    match std::panic::catch_unwind(cli::run) {
+        Ok(code) => ExitCode::from(code),
+        Err(_) => ExitCode::from(cli::EXIT_INPUT),
+    }
+}

@@ -1,0 +1,203 @@
+//! The data every stage shares: categories, line items, findings and bills.
+//!
+//! Data flows one way: `ingest` (bytes -> records) -> `normalise` (records ->
+//! [`LineItem`]s) -> `classify` (a [`Category`] per item) -> `audit` (figures and
+//! [`Finding`]s) -> `report`. These types are the only thing the stages share.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// Where every line item is sorted. The order is the order of the report table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Compute,
+    Storage,
+    StorageReplica,
+    Bandwidth,
+    Scheduling,
+    Tax,
+    Credit,
+    Other,
+}
+
+impl Category {
+    pub const ALL: [Category; 8] = [
+        Category::Compute,
+        Category::Storage,
+        Category::StorageReplica,
+        Category::Bandwidth,
+        Category::Scheduling,
+        Category::Tax,
+        Category::Credit,
+        Category::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Compute => "compute",
+            Category::Storage => "storage",
+            Category::StorageReplica => "storage_replica",
+            Category::Bandwidth => "bandwidth",
+            Category::Scheduling => "scheduling",
+            Category::Tax => "tax",
+            Category::Credit => "credit",
+            Category::Other => "other",
+        }
+    }
+
+    /// Hidden fees: what the price list does not show.
+    pub fn is_hidden(self) -> bool {
+        matches!(
+            self,
+            Category::StorageReplica | Category::Bandwidth | Category::Scheduling
+        )
+    }
+
+    /// Part of what is paid *for* (the subtotal): everything but tax and credit.
+    pub fn in_subtotal(self) -> bool {
+        !matches!(self, Category::Tax | Category::Credit)
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Category {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim().to_ascii_lowercase().replace('-', "_");
+        Category::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown category `{s}` (expected one of: {})",
+                    Category::ALL.map(|c| c.as_str()).join(", ")
+                )
+            })
+    }
+}
+
+/// How bad a finding is. `Error` fails the run by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One thing a careful auditor would flag.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Stable kebab-case check code, e.g. `hidden-fee-share`.
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+    pub path: String,
+    /// 1-based line in the source file, when the finding is about one line.
+    pub line: Option<u64>,
+}
+
+/// A charge, normalised from one input row or invoice line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineItem {
+    /// 1-based physical line of the source file where the record starts.
+    pub line: u64,
+    /// Human description (the first descriptive column that had text).
+    pub description: String,
+    /// The payable amount. Exactly as written, scale preserved.
+    pub amount: Decimal,
+    pub quantity: Option<Decimal>,
+    pub unit: Option<String>,
+    pub unit_price: Option<Decimal>,
+    /// The list (pre-discount) amount, when the bill states one.
+    pub list_amount: Option<Decimal>,
+    /// Currency code, when known for this row (column or header suffix).
+    pub currency: Option<String>,
+    /// Date or start of the charge period, as written (parsed by `normalise::date`).
+    pub start: Option<chrono::NaiveDateTime>,
+    pub end: Option<chrono::NaiveDateTime>,
+    /// Texts used for classification, in priority tiers: every rule is tried
+    /// on tier 0 before any rule is tried on tier 1 (e.g. description before
+    /// service category).
+    pub class_text: Vec<Vec<String>>,
+    /// Set by the profile when a column decides the category outright
+    /// (FOCUS `ChargeCategory=Tax`, a text invoice's tax line, ...).
+    pub forced: Option<(Category, &'static str)>,
+    pub category: Category,
+    /// Id of the rule that classified the item (`builtin:...`, `profile:...`).
+    pub rule: String,
+}
+
+impl LineItem {
+    pub fn new(line: u64, description: impl Into<String>, amount: Decimal) -> Self {
+        let description = description.into();
+        LineItem {
+            line,
+            class_text: vec![vec![description.clone()]],
+            description,
+            amount,
+            quantity: None,
+            unit: None,
+            unit_price: None,
+            list_amount: None,
+            currency: None,
+            start: None,
+            end: None,
+            forced: None,
+            category: Category::Other,
+            rule: String::new(),
+        }
+    }
+}
+
+/// Totals per category, indexed by [`Category::index`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Totals(pub [Decimal; 8]);
+
+impl Totals {
+    pub fn get(&self, c: Category) -> Decimal {
+        self.0[c.index()]
+    }
+
+    /// Adds without overflow; `None` when the sum no longer fits a Decimal.
+    pub fn checked_add(&mut self, c: Category, amount: Decimal) -> Option<()> {
+        let slot = &mut self.0[c.index()];
+        *slot = slot.checked_add(amount)?;
+        Some(())
+    }
+
+    pub fn sum(&self, pick: impl Fn(Category) -> bool) -> Decimal {
+        Category::ALL
+            .into_iter()
+            .filter(|c| pick(*c))
+            .map(|c| self.get(c))
+            .fold(Decimal::ZERO, |a, b| a.saturating_add(b))
+    }
+}

@@ -1,0 +1,163 @@
+//! Header cells: normalisation and currency suffixes.
+//!
+//! Exports drift: `Amount (USD)`, `应付金额(¥)`, `抵扣量（含RI）`, `' 优惠类型'`,
+//! a BOM glued to the first cell, camelCase and localised Azure names with the
+//! English one in parentheses. Every header is normalised the same way before
+//! it is compared with any alias.
+
+use super::number::fold_char;
+
+/// A header cell after normalisation, with the currency its suffix named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NormHeader {
+    pub name: String,
+    pub currency: Option<String>,
+}
+
+/// Trim, drop a BOM, fold full-width to ASCII, lowercase, collapse inner
+/// whitespace, and strip a currency suffix such as `(¥)`, `(元)`, `(USD)`.
+/// `Kategorie der Verbrauchseinheit (MeterCategory)` becomes `metercategory`.
+pub fn normalise_header(raw: &str) -> NormHeader {
+    let folded: String = raw
+        .chars()
+        .filter(|c| *c != '\u{feff}' && *c != '\u{200b}')
+        .map(fold_char)
+        .collect();
+    let mut s = collapse_ws(folded.trim());
+    let mut currency = None;
+    if let Some(open) = s.rfind('(') {
+        if s.ends_with(')') {
+            let inner = s[open + 1..s.len() - 1].trim().to_string();
+            if let Some(code) = currency_code(&inner) {
+                currency = Some(code.to_string());
+                s = s[..open].trim_end().to_string();
+            } else if is_camel_identifier(&inner) && open > 0 {
+                s = inner;
+            }
+        }
+    }
+    NormHeader {
+        name: s.to_lowercase(),
+        currency,
+    }
+}
+
+fn collapse_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `MeterCategory`, `costInBillingCurrency`: the English column name that
+/// localised Azure exports put in parentheses.
+fn is_camel_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
+        && s.len() >= 4
+        && s.chars().all(|c| c.is_ascii_alphanumeric())
+        && s.chars().skip(1).any(|c| c.is_ascii_uppercase())
+        && s.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// Maps the ways bills write a currency to its ISO code.
+pub fn currency_code(raw: &str) -> Option<&'static str> {
+    let t = raw.trim();
+    let upper = t.to_ascii_uppercase();
+    Some(match upper.as_str() {
+        "¥" | "￥" | "元" | "CNY" | "RMB" | "人民币" | "人民币元" | "RMB¥" => "CNY",
+        "$" | "US$" | "USD" | "美元" => "USD",
+        "€" | "EUR" | "欧元" => "EUR",
+        "£" | "GBP" | "英镑" => "GBP",
+        "CAD" | "C$" => "CAD",
+        "AUD" | "A$" => "AUD",
+        "JPY" | "日元" => "JPY",
+        "HKD" | "HK$" | "港币" => "HKD",
+        "SGD" => "SGD",
+        "INR" | "₹" => "INR",
+        "CHF" => "CHF",
+        "KRW" | "₩" => "KRW",
+        _ => {
+            // `人民币(CNY)` style: a name with the code in brackets.
+            if let Some(open) = t.rfind(['(', '（']) {
+                let inner = t[open..]
+                    .trim_start_matches(['(', '（'])
+                    .trim_end_matches([')', '）']);
+                return currency_code(inner);
+            }
+            return None;
+        }
+    })
+}
+
+/// A currency cell's value as an ISO code: known names are mapped, other
+/// three-letter codes are kept uppercase, anything else is `None`.
+pub fn currency_value(raw: &str) -> Option<String> {
+    let t = raw.trim();
+    if let Some(c) = currency_code(t) {
+        return Some(c.to_string());
+    }
+    if t.len() == 3 && t.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return Some(t.to_ascii_uppercase());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> (String, Option<String>) {
+        let h = normalise_header(s);
+        (h.name, h.currency)
+    }
+
+    #[test]
+    fn normalises_drifted_headers() {
+        assert_eq!(n("\u{feff}Amount"), ("amount".into(), None));
+        assert_eq!(n("  Unit   Price "), ("unit price".into(), None));
+        assert_eq!(n(" 优惠类型"), ("优惠类型".into(), None));
+        assert_eq!(n("抵扣量（含RI）"), ("抵扣量(含ri)".into(), None));
+        assert_eq!(n("ＡＭＯＵＮＴ"), ("amount".into(), None));
+    }
+
+    #[test]
+    fn strips_currency_suffixes() {
+        assert_eq!(n("应付金额(¥)"), ("应付金额".into(), Some("CNY".into())));
+        assert_eq!(
+            n("现金账户支出(元)"),
+            ("现金账户支出".into(), Some("CNY".into()))
+        );
+        assert_eq!(n("单价（元）"), ("单价".into(), Some("CNY".into())));
+        assert_eq!(n("Cost (USD)"), ("cost".into(), Some("USD".into())));
+        assert_eq!(n("Cost(USD)"), ("cost".into(), Some("USD".into())));
+        assert_eq!(n("Amount (€)"), ("amount".into(), Some("EUR".into())));
+    }
+
+    #[test]
+    fn localised_azure_names() {
+        assert_eq!(
+            n("Kategorie der Verbrauchseinheit (MeterCategory)"),
+            ("metercategory".into(), None)
+        );
+        assert_eq!(n("Usage (hours)"), ("usage (hours)".into(), None));
+    }
+
+    #[test]
+    fn currency_values() {
+        assert_eq!(currency_value("人民币（CNY）").as_deref(), Some("CNY"));
+        assert_eq!(currency_value("usd").as_deref(), Some("USD"));
+        assert_eq!(currency_value("元").as_deref(), Some("CNY"));
+        assert_eq!(currency_value("dollars"), None);
+    }
+}

@@ -1,0 +1,292 @@
+//! Stage 2: records -> line items. Finds the header, maps columns to roles,
+//! reads numbers, currencies and dates. Every data row ends as exactly one
+//! [`RowOutcome`]: an item, a stated total, or a counted skip.
+
+pub mod date;
+pub mod header;
+pub mod number;
+pub mod profile;
+
+use rust_decimal::Decimal;
+
+use crate::model::{Finding, LineItem, Severity};
+use number::{Cell, DecimalMark, parse_number};
+use profile::{ColumnMap, ColumnOverrides, Profile, Role, map_header};
+
+/// How many records from the top are searched for the header row.
+pub const HEADER_SEARCH_ROWS: usize = 64;
+
+/// Why a row did not become a line item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipReason {
+    /// A money or quantity value could not be read (`unparsable-value`).
+    Unparsable,
+    /// The amount cell was empty or a placeholder (`missing-amount`).
+    MissingAmount,
+    /// Every cell was empty.
+    Blank,
+    /// A `Total`/`合计` row: kept as the stated total, not summed.
+    Summary,
+}
+
+/// The fate of one data row.
+#[derive(Debug)]
+pub enum RowOutcome {
+    Item(Box<LineItem>),
+    Skip(SkipReason, Option<Finding>),
+    /// A stated total (`合计`, `Total`) to check the lines against.
+    StatedTotal(Decimal),
+}
+
+/// Tries each profile on a header candidate; returns the first that maps.
+pub fn detect_header<'p>(
+    profiles: &'p [Profile],
+    cells: &[String],
+    overrides: &ColumnOverrides,
+) -> Option<(&'p Profile, ColumnMap)> {
+    profiles
+        .iter()
+        .find_map(|p| map_header(p, cells, overrides).map(|m| (p, m)))
+}
+
+/// Labels of a row that states the bill's total instead of charging.
+fn is_total_label(s: &str) -> bool {
+    let t: String = s.trim().trim_end_matches([':', '：']).to_lowercase();
+    matches!(
+        t.as_str(),
+        "total"
+            | "grand total"
+            | "total due"
+            | "amount due"
+            | "合计"
+            | "总计"
+            | "总计金额"
+            | "合计金额"
+    )
+}
+
+/// Turns records into line items for one file.
+pub struct RowNormaliser<'a> {
+    pub map: &'a ColumnMap,
+    pub mark: DecimalMark,
+    pub path: &'a str,
+}
+
+impl RowNormaliser<'_> {
+    /// Normalises one record. `line` is the 1-based line where it starts.
+    pub fn row(&self, line: u64, rec: &::csv::ByteRecord) -> RowOutcome {
+        if rec
+            .iter()
+            .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
+        {
+            return RowOutcome::Skip(SkipReason::Blank, None);
+        }
+        match self.row_inner(line, rec) {
+            Ok(outcome) => outcome,
+            Err(finding) => RowOutcome::Skip(SkipReason::Unparsable, Some(*finding)),
+        }
+    }
+
+    fn text<'r>(
+        &self,
+        line: u64,
+        rec: &'r ::csv::ByteRecord,
+        i: usize,
+    ) -> Result<&'r str, Box<Finding>> {
+        let bytes = rec.get(i).unwrap_or_default();
+        std::str::from_utf8(bytes).map_err(|e| {
+            self.finding(
+                line,
+                i,
+                format!(
+                    "invalid UTF-8 at byte {} of the cell; the file was read as UTF-8 (use --encoding to choose another)",
+                    e.valid_up_to() + 1
+                ),
+            )
+        })
+    }
+
+    fn field(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+        role: Role,
+    ) -> Result<Option<String>, Box<Finding>> {
+        match self.map.get(role) {
+            Some(i) => {
+                let t = self.text(line, rec, i)?.trim();
+                Ok((!number::is_placeholder(t)).then(|| t.to_string()))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn number(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+        role: Role,
+    ) -> Result<Option<Decimal>, Box<Finding>> {
+        let Some(i) = self.map.get(role) else {
+            return Ok(None);
+        };
+        let t = self.text(line, rec, i)?;
+        match parse_number(t, self.mark) {
+            Ok(Cell::Value(d)) => Ok(Some(d)),
+            Ok(Cell::Missing) => Ok(None),
+            Err(e) => {
+                // `20 hours`, `500 GB`: a quantity with its unit glued on.
+                if role == Role::Quantity {
+                    if let Some((q, _)) = split_quantity_unit(t, self.mark) {
+                        return Ok(Some(q));
+                    }
+                }
+                Err(self.finding(line, i, e.to_string()))
+            }
+        }
+    }
+
+    fn finding(&self, line: u64, col: usize, message: String) -> Box<Finding> {
+        let name = self.map.raw.get(col).map(|s| s.trim()).unwrap_or("?");
+        Box::new(Finding {
+            code: "unparsable-value".into(),
+            severity: Severity::Error,
+            message: format!("column `{name}`: {message}; the row is kept out of the totals"),
+            path: self.path.to_string(),
+            line: Some(line),
+        })
+    }
+
+    fn row_inner(&self, line: u64, rec: &::csv::ByteRecord) -> Result<RowOutcome, Box<Finding>> {
+        let amount_col = self.map.get(Role::Amount).unwrap_or(0);
+        // Gather the classification texts first: a `合计` row has its label there.
+        let mut tiers: Vec<Vec<String>> = Vec::with_capacity(self.map.class_tiers.len());
+        for tier in &self.map.class_tiers {
+            let mut texts = Vec::with_capacity(tier.len());
+            for &i in tier {
+                let t = self.text(line, rec, i)?.trim();
+                if !t.is_empty() && !number::is_placeholder(t) {
+                    texts.push(t.to_string());
+                }
+            }
+            tiers.push(texts);
+        }
+        let first_text = rec
+            .iter()
+            .take(amount_col.max(1))
+            .filter_map(|f| std::str::from_utf8(f).ok())
+            .map(str::trim)
+            .find(|s| !s.is_empty());
+        let is_summary = first_text.is_some_and(is_total_label)
+            && tiers.iter().flatten().all(|t| is_total_label(t));
+
+        let amount = match self.number(line, rec, Role::Amount)? {
+            Some(a) => a,
+            None if is_summary => return Ok(RowOutcome::Skip(SkipReason::Summary, None)),
+            None => {
+                let name = self
+                    .map
+                    .raw
+                    .get(amount_col)
+                    .map(|s| s.trim())
+                    .unwrap_or("?");
+                return Ok(RowOutcome::Skip(
+                    SkipReason::MissingAmount,
+                    Some(Finding {
+                        code: "missing-amount".into(),
+                        severity: Severity::Warning,
+                        message: format!(
+                            "column `{name}` is empty or a placeholder; the row is kept out of the totals"
+                        ),
+                        path: self.path.to_string(),
+                        line: Some(line),
+                    }),
+                ));
+            }
+        };
+        if is_summary {
+            return Ok(RowOutcome::StatedTotal(amount));
+        }
+
+        let mut description = String::new();
+        for t in tiers.iter().flatten() {
+            if !description.split(" / ").any(|d| d == t) {
+                if !description.is_empty() {
+                    description.push_str(" / ");
+                }
+                description.push_str(t);
+            }
+        }
+        let mut item = LineItem::new(line, description, amount);
+        item.class_text = tiers;
+        item.quantity = self.number(line, rec, Role::Quantity)?;
+        item.unit_price = self.number(line, rec, Role::UnitPrice)?;
+        item.list_amount = self.number(line, rec, Role::ListAmount)?;
+        item.unit = self.field(line, rec, Role::Unit)?;
+        if item.unit.is_none() {
+            if let Some(i) = self.map.get(Role::Quantity) {
+                let t = self.text(line, rec, i)?;
+                item.unit = split_quantity_unit(t, self.mark).map(|(_, u)| u);
+            }
+        }
+        item.currency = match self.field(line, rec, Role::Currency)? {
+            Some(c) => header::currency_value(&c).or(Some(c.to_uppercase())),
+            None => self.map.header_currency.clone(),
+        };
+        if let Some(p) = self.field(line, rec, Role::Period)? {
+            if let Some((s, e)) = date::parse_range(&p) {
+                item.start = Some(s);
+                item.end = Some(e);
+            }
+        }
+        for (role, slot) in [(Role::Start, &mut item.start), (Role::End, &mut item.end)] {
+            if let Some(t) = self.field(line, rec, role)? {
+                // Huawei writes a whole range where a start time is expected.
+                match date::parse_range(&t) {
+                    Some((s, e)) => *slot = Some(if role == Role::Start { s } else { e }),
+                    None => *slot = date::parse_datetime(&t).or(*slot),
+                }
+            }
+        }
+        if item.start.is_none() {
+            if let Some(t) = self.field(line, rec, Role::Date)? {
+                match date::parse_range(&t) {
+                    Some((s, e)) => {
+                        item.start = Some(s);
+                        item.end = item.end.or(Some(e));
+                    }
+                    None => item.start = date::parse_datetime(&t),
+                }
+            }
+        }
+        for (i, marker) in &self.map.markers {
+            let t = self.text(line, rec, *i)?.trim().to_lowercase();
+            if marker.values.contains(&t) {
+                item.forced = Some((marker.category, marker.id));
+                break;
+            }
+        }
+        Ok(RowOutcome::Item(Box::new(item)))
+    }
+}
+
+/// `20 hours` -> (20, "hours"); `500GB` -> (500, "GB").
+pub fn split_quantity_unit(s: &str, mark: DecimalMark) -> Option<(Decimal, String)> {
+    let t = s.trim();
+    let end = t
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+')))
+        .map(|(i, _)| i)?;
+    if end == 0 {
+        return None;
+    }
+    let (num, unit) = t.split_at(end);
+    let unit = unit.trim();
+    if unit.is_empty() || unit.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    match parse_number(num, mark) {
+        Ok(Cell::Value(d)) => Some((d, unit.to_string())),
+        _ => None,
+    }
+}

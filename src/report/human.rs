@@ -1,0 +1,190 @@
+//! The default output: one block per bill, a category table, the hidden
+//! share against its threshold, and the findings with `file:line`.
+
+use std::fmt::Write;
+
+use rust_decimal::Decimal;
+use unicode_width::UnicodeWidthStr;
+
+use super::dec;
+use crate::audit::{Bill, percent};
+use crate::model::{Category, Severity};
+use crate::pipeline::Report;
+
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for bill in &report.bills {
+        render_bill(&mut out, bill);
+    }
+    let errors = report
+        .bills
+        .iter()
+        .flat_map(|b| &b.findings)
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let warnings = report
+        .bills
+        .iter()
+        .flat_map(|b| &b.findings)
+        .filter(|f| f.severity == Severity::Warning)
+        .count();
+    let failed = report.bills.iter().filter(|b| !b.passed).count();
+    let _ = writeln!(
+        out,
+        "{} bill{} audited: {} passed, {} failed ({} error{}, {} warning{}){}",
+        report.bills.len(),
+        plural(report.bills.len()),
+        report.bills.len() - failed,
+        failed,
+        errors,
+        plural(errors),
+        warnings,
+        plural(warnings),
+        if report.errors.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} input{} could not be read",
+                report.errors.len(),
+                plural(report.errors.len())
+            )
+        }
+    );
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn pad_left(s: &str, w: usize) -> String {
+    format!("{}{s}", " ".repeat(w.saturating_sub(s.width())))
+}
+
+fn pad_right(s: &str, w: usize) -> String {
+    format!("{s}{}", " ".repeat(w.saturating_sub(s.width())))
+}
+
+fn render_bill(out: &mut String, b: &Bill) {
+    let cur = b.currency.as_deref().unwrap_or("currency unknown");
+    let _ = writeln!(out, "{}  [{}, {}]", b.path, b.format, cur);
+    let _ = writeln!(
+        out,
+        "  {} line item{}, {} row{} skipped",
+        b.line_items,
+        plural(b.line_items as usize),
+        b.skipped_rows(),
+        plural(b.skipped_rows() as usize)
+    );
+    let share_of = |d: Decimal| -> String {
+        if b.subtotal > Decimal::ZERO {
+            percent(d / b.subtotal)
+        } else {
+            String::new()
+        }
+    };
+    let mut rows: Vec<(String, String, String, &str)> = Vec::new();
+    for c in Category::ALL.into_iter().filter(|c| c.in_subtotal()) {
+        let v = b.totals.get(c);
+        rows.push((
+            c.to_string(),
+            dec(v),
+            share_of(v),
+            if c.is_hidden() { "hidden" } else { "" },
+        ));
+    }
+    rows.push(("subtotal".into(), dec(b.subtotal), share_of(b.subtotal), ""));
+    rows.push((
+        "tax".into(),
+        dec(b.totals.get(Category::Tax)),
+        String::new(),
+        "",
+    ));
+    rows.push((
+        "credit".into(),
+        dec(b.totals.get(Category::Credit)),
+        String::new(),
+        "",
+    ));
+    rows.push(("total".into(), dec(b.total), String::new(), ""));
+    let w_amount = rows.iter().map(|r| r.1.width()).max().unwrap_or(0).max(6);
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "  {}  {}  {:>8}",
+        pad_right("category", 16),
+        pad_left("amount", w_amount),
+        "share"
+    );
+    for (i, (name, amount, share, tag)) in rows.iter().enumerate() {
+        if name == "subtotal" {
+            let _ = writeln!(out, "  {}", "-".repeat(16 + 2 + w_amount + 2 + 8));
+        }
+        let _ = i;
+        let line = format!(
+            "  {}  {}  {:>8}  {}",
+            pad_right(name, 16),
+            pad_left(amount, w_amount),
+            share,
+            tag
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if let Some(st) = b.stated_total {
+        let _ = writeln!(
+            out,
+            "  {}  {}",
+            pad_right("stated total", 16),
+            pad_left(&dec(st), w_amount)
+        );
+    }
+    let _ = writeln!(out);
+    match b.hidden_share {
+        Some(s) => {
+            let fails = b.findings.iter().any(|f| f.code == "hidden-fee-share");
+            let _ = writeln!(
+                out,
+                "  hidden fees {} = {} of subtotal, threshold {}  [{}]",
+                dec(b.hidden),
+                percent(s),
+                percent(b.hidden_threshold),
+                if fails {
+                    "ABOVE THRESHOLD"
+                } else {
+                    "within threshold"
+                }
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  hidden fees {} (no positive subtotal, no share)",
+                dec(b.hidden)
+            );
+        }
+    }
+    if b.findings.is_empty() {
+        let _ = writeln!(out, "  no findings");
+    } else {
+        let _ = writeln!(out, "  findings:");
+        for f in &b.findings {
+            let loc = match f.line {
+                Some(l) => format!("{}:{l}", f.path),
+                None => f.path.clone(),
+            };
+            let _ = writeln!(
+                out,
+                "    {:<7}  {:<20}  {loc}: {}",
+                f.severity.as_str(),
+                f.code,
+                f.message
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  result: {}",
+        if b.passed { "PASSED" } else { "FAILED" }
+    );
+    let _ = writeln!(out);
+}
