@@ -72,8 +72,8 @@ struct AuditArgs {
     encoding: Option<TextEncoding>,
 
     /// Map columns by hand: `amount=Cost,description=Item,quantity=Qty,unit_price=Rate`.
-    #[arg(long, value_name = "ROLE=HEADER,...", value_parser = parse_columns)]
-    columns: Option<Vec<(Role, String)>>,
+    #[arg(long, value_name = "ROLE=HEADER,...", value_delimiter = ',', value_parser = parse_column)]
+    columns: Vec<(Role, String)>,
 
     /// Read the input as this kind instead of deciding from its content.
     #[arg(long, value_enum, default_value_t = InputArg::Auto)]
@@ -105,22 +105,17 @@ fn parse_encoding(s: &str) -> Result<TextEncoding, String> {
     })
 }
 
-fn parse_columns(s: &str) -> Result<Vec<(Role, String)>, String> {
-    s.split(',')
-        .filter(|p| !p.trim().is_empty())
-        .map(|pair| {
-            let (role, name) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("`{pair}` should be ROLE=HEADER, e.g. amount=Cost"))?;
-            let role = Role::parse(role).ok_or_else(|| {
-                format!(
-                    "unknown role `{role}` (expected one of: {})",
-                    Role::ALL.map(|r| r.as_str()).join(", ")
-                )
-            })?;
-            Ok((role, name.trim().to_string()))
-        })
-        .collect()
+fn parse_column(pair: &str) -> Result<(Role, String), String> {
+    let (role, name) = pair
+        .split_once('=')
+        .ok_or_else(|| format!("`{pair}` should be ROLE=HEADER, e.g. amount=Cost"))?;
+    let role = Role::parse(role).ok_or_else(|| {
+        format!(
+            "unknown role `{role}` (expected one of: {})",
+            Role::ALL.map(|r| r.as_str()).join(", ")
+        )
+    })?;
+    Ok((role, name.trim().to_string()))
 }
 
 /// Runs the command line and returns the exit code.
@@ -140,7 +135,7 @@ pub fn run() -> u8 {
 fn audit(a: AuditArgs) -> u8 {
     let opts = Options {
         encoding: a.encoding,
-        columns: a.columns.unwrap_or_default(),
+        columns: a.columns,
         input: match a.input {
             InputArg::Auto => InputKind::Auto,
             InputArg::Csv => InputKind::Csv,

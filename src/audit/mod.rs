@@ -52,6 +52,33 @@ pub const CHECKS: &[CheckInfo] = &[
     mixed_currency::INFO,
 ];
 
+/// `docs/checks.md`, generated from [`CHECKS`] (a test keeps the file in step).
+pub fn checks_markdown() -> String {
+    let mut s = String::from(
+        "# Checks\n\n<!-- Generated from src/audit/*.rs (CheckInfo) by `billaudit explain --all --markdown`; \
+         a test fails when this file drifts. Regenerate with `BILLAUDIT_BLESS=1 cargo test docs_checks`. -->\n\n\
+         Every finding has a stable kebab-case code and a default severity. `error` findings fail the run \
+         (exit code 1); `--fail-on warning` fails on warnings too.\n\n\
+         | code | default | fires when |\n|---|---|---|\n",
+    );
+    for c in CHECKS {
+        s.push_str(&format!("| [`{}`](#{}) | {} | {} |\n", c.code, c.code, c.default_severity, c.summary));
+    }
+    for c in CHECKS {
+        s.push_str(&format!("\n## {}\n\n", c.code));
+        s.push_str(&explain_text(c));
+    }
+    s
+}
+
+/// The documentation of one check, as `billaudit explain CODE` prints it.
+pub fn explain_text(c: &CheckInfo) -> String {
+    format!(
+        "Default severity: **{}**.\n\n**What it does.** {}\n\n**Why it matters.** {}\n\n**Example.** {}\n",
+        c.default_severity, c.what, c.why, c.example
+    )
+}
+
 pub fn check_info(code: &str) -> Option<&'static CheckInfo> {
     CHECKS.iter().find(|c| c.code == code)
 }
