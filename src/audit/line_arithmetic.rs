@@ -45,9 +45,7 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
             Some(item.line),
             format!(
                 "{q} x {p} = {} but the {label} is {against} (off by {}): {}",
-                product,
-                diff,
-                item.description
+                product, diff, item.description
             ),
         );
     }

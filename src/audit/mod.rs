@@ -62,7 +62,10 @@ pub fn checks_markdown() -> String {
          | code | default | fires when |\n|---|---|---|\n",
     );
     for c in CHECKS {
-        s.push_str(&format!("| [`{}`](#{}) | {} | {} |\n", c.code, c.code, c.default_severity, c.summary));
+        s.push_str(&format!(
+            "| [`{}`](#{}) | {} | {} |\n",
+            c.code, c.code, c.default_severity, c.summary
+        ));
     }
     for c in CHECKS {
         s.push_str(&format!("\n## {}\n\n", c.code));

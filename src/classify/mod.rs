@@ -140,11 +140,23 @@ mod tests {
     fn credits_are_never_positive_charges() {
         let c = Classifier::default();
         let t = |s: &str| vec![vec![s.to_string()]];
-        assert_eq!(c.classify_texts(&t("Promotional credit"), Decimal::NEGATIVE_ONE).0, Credit);
-        assert_eq!(c.classify_texts(&t("代金券抵扣"), Decimal::NEGATIVE_ONE).0, Credit);
-        assert_eq!(c.classify_texts(&t("Credit card processing fee"), Decimal::ONE).0, Other);
         assert_eq!(
-            c.classify_texts(&t("H100 GPU hours (reserved discount)"), Decimal::ONE).0,
+            c.classify_texts(&t("Promotional credit"), Decimal::NEGATIVE_ONE)
+                .0,
+            Credit
+        );
+        assert_eq!(
+            c.classify_texts(&t("代金券抵扣"), Decimal::NEGATIVE_ONE).0,
+            Credit
+        );
+        assert_eq!(
+            c.classify_texts(&t("Credit card processing fee"), Decimal::ONE)
+                .0,
+            Other
+        );
+        assert_eq!(
+            c.classify_texts(&t("H100 GPU hours (reserved discount)"), Decimal::ONE)
+                .0,
             Compute
         );
     }

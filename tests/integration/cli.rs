@@ -28,7 +28,10 @@ fn clean_bill_exits_0_in_both_formats() {
     let out = run(&["audit", "fixtures/csv/clean-bill.csv"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("fixtures/csv/clean-bill.csv  [generic-csv, USD]"), "{text}");
+    assert!(
+        text.contains("fixtures/csv/clean-bill.csv  [generic-csv, USD]"),
+        "{text}"
+    );
     assert!(text.contains("no findings"), "{text}");
     assert!(text.contains("result: PASSED"), "{text}");
     let (r, out) = audit_json(&["fixtures/csv/clean-bill.csv"]);
@@ -58,13 +61,29 @@ fn human_report_lists_categories_shares_and_findings_with_lines() {
 
 #[test]
 fn json_is_exact_and_follows_the_schema() {
-    let out = run(&["audit", "--format", "json", "fixtures/csv/eu-semicolon-decimal-comma.csv"]);
+    let out = run(&[
+        "audit",
+        "--format",
+        "json",
+        "fixtures/csv/eu-semicolon-decimal-comma.csv",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["schema_version"], 1);
     let b = &v["bills"][0];
     for key in [
-        "path", "format", "currency", "line_items", "skipped_rows", "totals", "subtotal", "total",
-        "hidden", "hidden_share", "replica_share", "findings", "passed",
+        "path",
+        "format",
+        "currency",
+        "line_items",
+        "skipped_rows",
+        "totals",
+        "subtotal",
+        "total",
+        "hidden",
+        "hidden_share",
+        "replica_share",
+        "findings",
+        "passed",
     ] {
         assert!(b.get(key).is_some(), "bill lacks `{key}`");
     }
@@ -82,7 +101,12 @@ fn json_is_exact_and_follows_the_schema() {
 fn fail_on_warning_fails_a_warnings_only_bill() {
     let out = run(&["audit", "fixtures/csv/eu-semicolon-decimal-comma.csv"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    let out = run(&["audit", "--fail-on", "warning", "fixtures/csv/eu-semicolon-decimal-comma.csv"]);
+    let out = run(&[
+        "audit",
+        "--fail-on",
+        "warning",
+        "fixtures/csv/eu-semicolon-decimal-comma.csv",
+    ]);
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -91,13 +115,21 @@ fn thresholds_accept_percent_and_fraction() {
     for t in ["10%", "0.10"] {
         let (r, out) = audit_json(&["--hidden-threshold", t, "fixtures/csv/gpu-pod-en.csv"]);
         assert!(
-            !r.bills[0].findings.iter().any(|f| f.code == "hidden-fee-share"),
+            !r.bills[0]
+                .findings
+                .iter()
+                .any(|f| f.code == "hidden-fee-share"),
             "threshold {t}"
         );
         // replica-redundancy is only a warning: the run passes.
         assert_eq!(out.status.code(), Some(0));
     }
-    let out = run(&["audit", "--hidden-threshold", "lots", "fixtures/csv/gpu-pod-en.csv"]);
+    let out = run(&[
+        "audit",
+        "--hidden-threshold",
+        "lots",
+        "fixtures/csv/gpu-pod-en.csv",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a share"), "{}", stderr(&out));
 }
@@ -159,7 +191,10 @@ fn not_a_bill_exits_2() {
 
 #[test]
 fn columns_flag_maps_unknown_headers() {
-    let (_d, p) = tmp_file("cols.csv", b"Thing,Money\nGPU instance,10.00\nEgress,1.00\n");
+    let (_d, p) = tmp_file(
+        "cols.csv",
+        b"Thing,Money\nGPU instance,10.00\nEgress,1.00\n",
+    );
     let (r, out) = audit_json(&["--columns", "description=Thing,amount=Money", &p]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(r.bills[0].totals.compute, "10.00");
@@ -192,10 +227,22 @@ fn directories_are_walked_in_sorted_order() {
 
 #[test]
 fn forced_encoding() {
-    let out = run(&["audit", "--format", "json", "--encoding", "gbk", "fixtures/csv/gpu-platform-cn-gbk.csv"]);
+    let out = run(&[
+        "audit",
+        "--format",
+        "json",
+        "--encoding",
+        "gbk",
+        "fixtures/csv/gpu-platform-cn-gbk.csv",
+    ]);
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["bills"][0]["totals"]["compute"], "615.20");
-    let out = run(&["audit", "--encoding", "klingon", "fixtures/csv/clean-bill.csv"]);
+    let out = run(&[
+        "audit",
+        "--encoding",
+        "klingon",
+        "fixtures/csv/clean-bill.csv",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -219,7 +266,13 @@ fn several_currencies_give_one_bill_each() {
 
 #[test]
 fn one_bad_input_does_not_hide_the_others() {
-    let out = run(&["audit", "--format", "json", "fixtures/csv/clean-bill.csv", "fixtures/csv/nope.csv"]);
+    let out = run(&[
+        "audit",
+        "--format",
+        "json",
+        "fixtures/csv/clean-bill.csv",
+        "fixtures/csv/nope.csv",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["bills"].as_array().unwrap().len(), 1);

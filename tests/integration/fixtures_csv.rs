@@ -33,23 +33,46 @@ fn check(e: &Expect) {
     ];
     assert_eq!(got, e.totals, "{}: category totals", e.file);
     assert_eq!(bill.total, e.total, "{}: total", e.file);
-    assert_eq!(bill.hidden_share.as_deref(), e.hidden_share, "{}: hidden share", e.file);
+    assert_eq!(
+        bill.hidden_share.as_deref(),
+        e.hidden_share,
+        "{}: hidden share",
+        e.file
+    );
     assert_eq!(bill.currency.as_deref(), e.currency, "{}: currency", e.file);
     assert_eq!(bill.line_items, e.line_items, "{}: line items", e.file);
-    assert_eq!(bill.skipped_rows, e.skipped_rows, "{}: skipped rows", e.file);
-    let findings: Vec<(&str, Option<u64>)> =
-        bill.findings.iter().map(|f| (f.code.as_str(), f.line)).collect();
+    assert_eq!(
+        bill.skipped_rows, e.skipped_rows,
+        "{}: skipped rows",
+        e.file
+    );
+    let findings: Vec<(&str, Option<u64>)> = bill
+        .findings
+        .iter()
+        .map(|f| (f.code.as_str(), f.line))
+        .collect();
     assert_eq!(findings, e.findings, "{}: findings", e.file);
     assert_eq!(bill.passed, e.passed, "{}: passed", e.file);
     // The category totals add up exactly to the total.
-    let sum: rust_decimal::Decimal = got.iter().map(|s| s.parse::<rust_decimal::Decimal>().unwrap()).sum();
-    assert_eq!(sum, e.total.parse().unwrap(), "{}: categories add up", e.file);
+    let sum: rust_decimal::Decimal = got
+        .iter()
+        .map(|s| s.parse::<rust_decimal::Decimal>().unwrap())
+        .sum();
+    assert_eq!(
+        sum,
+        e.total.parse().unwrap(),
+        "{}: categories add up",
+        e.file
+    );
 }
 
 // 200 x 1.88 + 40 x 5.98 = 615.20 compute; 数据盘 15.00; 数据盘快照 20.00;
 // 公网流量 80.00; 集群管理费 30.00; 代金券抵扣 -50.00. Hidden 130.00 / 760.20.
-const CN_GPU: [&str; 8] = ["615.20", "15.00", "20.00", "80.00", "30.00", "0", "-50.00", "0"];
-const CN_GPU_FINDINGS: &[(&str, Option<u64>)] = &[("hidden-fee-share", None), ("replica-redundancy", None)];
+const CN_GPU: [&str; 8] = [
+    "615.20", "15.00", "20.00", "80.00", "30.00", "0", "-50.00", "0",
+];
+const CN_GPU_FINDINGS: &[(&str, Option<u64>)] =
+    &[("hidden-fee-share", None), ("replica-redundancy", None)];
 
 #[test]
 fn chinese_gpu_platform_utf8_with_bom() {
@@ -128,7 +151,9 @@ fn huawei_currency_suffix_headers() {
         currency: Some("CNY"),
         line_items: 5,
         skipped_rows: 0,
-        totals: ["1125.00", "350.00", "40.00", "240.00", "60.00", "0", "0", "0"],
+        totals: [
+            "1125.00", "350.00", "40.00", "240.00", "60.00", "0", "0", "0",
+        ],
         total: "1815.00",
         hidden_share: Some("0.187328"),
         findings: &[("hidden-fee-share", None)],
@@ -145,7 +170,9 @@ fn semicolon_and_decimal_comma() {
         currency: Some("EUR"),
         line_items: 5,
         skipped_rows: 0,
-        totals: ["1512.00", "45.00", "12.50", "20.00", "0", "302.01", "0", "0"],
+        totals: [
+            "1512.00", "45.00", "12.50", "20.00", "0", "302.01", "0", "0",
+        ],
         total: "1891.51",
         hidden_share: Some("0.020447"),
         findings: &[("replica-redundancy", None)],
@@ -161,7 +188,9 @@ fn english_gpu_pod_export() {
         currency: Some("USD"),
         line_items: 9,
         skipped_rows: 0,
-        totals: ["173.52", "40.00", "10.00", "6.00", "4.00", "18.23", "-10.00", "0"],
+        totals: [
+            "173.52", "40.00", "10.00", "6.00", "4.00", "18.23", "-10.00", "0",
+        ],
         total: "241.75",
         hidden_share: Some("0.085646"),
         findings: &[("hidden-fee-share", None), ("replica-redundancy", None)],
@@ -270,10 +299,27 @@ fn placeholders_garbage_and_a_stated_total() {
     let bill = audit_one(&fixture("csv/placeholders-and-totals.csv"));
     assert_eq!(bill.stated_total.as_deref(), Some("8.50"));
     assert_eq!(
-        (bill.skipped.unparsable, bill.skipped.missing_amount, bill.skipped.blank, bill.skipped.summary),
+        (
+            bill.skipped.unparsable,
+            bill.skipped.missing_amount,
+            bill.skipped.blank,
+            bill.skipped.summary
+        ),
         (1, 1, 1, 1)
     );
-    let unparsable = bill.findings.iter().find(|f| f.code == "unparsable-value").unwrap();
-    assert!(unparsable.message.contains("column `Amount`"), "{}", unparsable.message);
-    assert!(unparsable.message.contains("O.50"), "{}", unparsable.message);
+    let unparsable = bill
+        .findings
+        .iter()
+        .find(|f| f.code == "unparsable-value")
+        .unwrap();
+    assert!(
+        unparsable.message.contains("column `Amount`"),
+        "{}",
+        unparsable.message
+    );
+    assert!(
+        unparsable.message.contains("O.50"),
+        "{}",
+        unparsable.message
+    );
 }

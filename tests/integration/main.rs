@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli;
+mod common;
 mod docs;
 mod fixtures_csv;
 mod props;
 mod real_files;
-mod common;

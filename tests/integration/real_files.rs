@@ -20,17 +20,29 @@ fn real_exports_do_not_crash() {
     let mut all = Vec::new();
     files(&dir, &mut all);
     all.sort();
-    assert!(all.len() >= 20, "expected the real exports, found {}", all.len());
+    assert!(
+        all.len() >= 20,
+        "expected the real exports, found {}",
+        all.len()
+    );
     for p in all {
         let out = run(&["audit", "--format", "json", p.to_str().unwrap()]);
         let code = out.status.code();
-        assert!(matches!(code, Some(0..=2)), "{}: exit {code:?}", p.display());
+        assert!(
+            matches!(code, Some(0..=2)),
+            "{}: exit {code:?}",
+            p.display()
+        );
         let err = stderr(&out);
         assert!(!err.contains("internal error"), "{}: {err}", p.display());
         let _: serde_json::Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{}: JSON: {e}", p.display()));
         if code == Some(2) {
-            assert!(err.contains(p.file_name().unwrap().to_str().unwrap()), "{}: {err}", p.display());
+            assert!(
+                err.contains(p.file_name().unwrap().to_str().unwrap()),
+                "{}: {err}",
+                p.display()
+            );
         }
     }
 }
