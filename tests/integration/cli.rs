@@ -279,3 +279,21 @@ fn one_bad_input_does_not_hide_the_others() {
     assert_eq!(r["errors"].as_array().unwrap().len(), 1);
     assert_eq!(r["passed"], false);
 }
+
+#[test]
+fn utf16_with_bom_and_tabs_is_read() {
+    // Excel's "Unicode text": UTF-16LE with a BOM, tab-separated.
+    let text = "Description\tAmount\tCurrency\r\nGPU instance\t10.00\tUSD\r\nSnapshot\t1.00\tUSD\r\n";
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
+    let (_d, p) = tmp_file("unicode.txt", &bytes);
+    let (r, out) = audit_json(&[&p]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(r.bills[0].totals.compute, "10.00");
+    assert_eq!(r.bills[0].totals.storage_replica, "1.00");
+    let mut be = vec![0xFE, 0xFF];
+    be.extend(text.encode_utf16().flat_map(|u| u.to_be_bytes()));
+    let (_d, p) = tmp_file("unicode-be.csv", &be);
+    let (r, _) = audit_json(&[&p]);
+    assert_eq!(r.bills[0].total, "11.00");
+}
