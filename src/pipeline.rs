@@ -2,7 +2,14 @@
 //! -> audit. Rows stream through one at a time; only per-bill totals and
 //! findings are kept.
 
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Read;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use ::csv::ByteRecord;
+use rayon::prelude::*;
 
 use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
 use crate::classify::Classifier;
@@ -32,6 +39,34 @@ pub struct Options {
     pub policy: Policy,
     pub profiles: Vec<Profile>,
     pub classifier: Classifier,
+    /// Stop at the first input error instead of auditing the rest.
+    pub fail_fast: bool,
+    /// Told how many bytes and rows have been read, for a progress bar.
+    pub progress: Option<ProgressHook>,
+}
+
+/// Receives `(bytes, rows)` increments while inputs are read.
+#[derive(Clone)]
+pub struct ProgressHook(pub Arc<dyn Fn(u64, u64) + Send + Sync>);
+
+impl fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ProgressHook")
+    }
+}
+
+/// Counts bytes as they are read, for the progress hook.
+struct Counting<R> {
+    inner: R,
+    hook: ProgressHook,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        (self.hook.0)(n as u64, 0);
+        Ok(n)
+    }
 }
 
 impl Default for Options {
@@ -43,6 +78,8 @@ impl Default for Options {
             policy: Policy::default(),
             profiles: vec![profile::generic()],
             classifier: Classifier::default(),
+            fail_fast: false,
+            progress: None,
         }
     }
 }
@@ -53,30 +90,102 @@ pub struct Report {
     pub bills: Vec<Bill>,
     /// Inputs that could not be audited (exit code 2).
     pub errors: Vec<Error>,
+    /// Inputs not audited because `--fail-fast` stopped the run.
+    pub not_audited: usize,
+    /// Expectation results, for `billaudit check`.
+    pub expectations: Vec<crate::expect::Outcome>,
 }
 
 impl Report {
+    /// No bill failed and every input could be read.
     pub fn passed(&self) -> bool {
         self.errors.is_empty() && self.bills.iter().all(|b| b.passed)
     }
 }
 
-/// Audits every path (files, directories, `-`), in the order given, with
-/// directories expanded in sorted order.
+/// What one input gave.
+pub type SourceResult = Result<Vec<Bill>>;
+
+/// Audits every path (files, directories, globs, `-`) in parallel and
+/// returns the bills sorted by path.
 pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
+    audit_paths_streaming(paths, opts, &mut |_, _| {})
+}
+
+/// Like [`audit_paths`], and calls `each` with every input's result as soon
+/// as it and all inputs sorted before it are done, so output can stream in
+/// a deterministic order while the work runs in parallel.
+pub fn audit_paths_streaming(
+    paths: &[String],
+    opts: &Options,
+    each: &mut dyn FnMut(&str, &mut SourceResult),
+) -> Report {
+    let mut sources = ingest::expand_paths(paths);
+    sources.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
+    sources.dedup_by(|a, b| a.is_ok() && b.is_ok() && sort_key(a) == sort_key(b));
+    let stop = AtomicBool::new(false);
     let mut report = Report::default();
-    for source in ingest::expand_paths(paths) {
-        match source.and_then(|s| audit_source(&s, opts)) {
-            Ok(bills) => report.bills.extend(bills),
-            Err(e) => report.errors.push(e),
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<SourceResult>)>();
+    std::thread::scope(|scope| {
+        let sources = &sources;
+        let stop = &stop;
+        scope.spawn(move || {
+            sources
+                .par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (i, source)| {
+                    if stop.load(Ordering::Relaxed) {
+                        let _ = tx.send((i, None));
+                        return;
+                    }
+                    let result = match source {
+                        Ok(s) => audit_source(s, opts),
+                        Err(e) => Err(e.clone_shallow()),
+                    };
+                    if result.is_err() && opts.fail_fast {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    let _ = tx.send((i, Some(result)));
+                });
+        });
+        let mut pending: BTreeMap<usize, Option<SourceResult>> = BTreeMap::new();
+        let mut next = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&next) {
+                next += 1;
+                match r {
+                    Some(mut r) => {
+                        each(sort_key(&sources[next - 1]), &mut r);
+                        match r {
+                            Ok(bills) => report.bills.extend(bills),
+                            Err(e) => report.errors.push(e),
+                        }
+                    }
+                    None => report.not_audited += 1,
+                }
+            }
         }
-    }
+    });
     report
+}
+
+fn sort_key(r: &Result<Source>) -> &str {
+    match r {
+        Ok(s) => &s.display,
+        Err(e) => e.path().unwrap_or(""),
+    }
 }
 
 /// Audits one input. A file with several currencies gives one bill each.
 pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
-    let opened = ingest::open(source, opts.encoding)?;
+    let mut opened = ingest::open(source, opts.encoding)?;
+    if let Some(hook) = &opts.progress {
+        opened.reader = Box::new(Counting {
+            inner: opened.reader,
+            hook: hook.clone(),
+        });
+    }
     let path = source.display.as_str();
     if opts.input == InputKind::Text {
         return Err(text_not_supported(path));
@@ -148,6 +257,11 @@ pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
             Err(e) => return Err(csv_error(path, &e)),
         }
         rows += 1;
+        if rows % 16_384 == 0 {
+            if let Some(h) = &opts.progress {
+                (h.0)(0, 16_384);
+            }
+        }
         let line = rec.position().map_or(header_line + rows, |p| p.line());
         match norm.row(line, &rec) {
             RowOutcome::Item(mut item) => {

@@ -6,6 +6,7 @@
 //! [`CHECKS`] is the one table of codes; `billaudit explain` and
 //! `docs/checks.md` are generated from it.
 
+pub mod baseline;
 pub mod hidden_fee_share;
 pub mod line_arithmetic;
 pub mod missing_amount;
@@ -50,12 +51,13 @@ pub const CHECKS: &[CheckInfo] = &[
     missing_amount::INFO,
     unclassified_items::INFO,
     mixed_currency::INFO,
+    baseline::INFO,
 ];
 
 /// `docs/checks.md`, generated from [`CHECKS`] (a test keeps the file in step).
 pub fn checks_markdown() -> String {
     let mut s = String::from(
-        "# Checks\n\n<!-- Generated from src/audit/*.rs (CheckInfo) by `billaudit explain --all --markdown`; \
+        "# Checks\n\n<!-- Generated from src/audit/*.rs (CheckInfo) (also printed by `billaudit explain --all`); \
          a test fails when this file drifts. Regenerate with `BILLAUDIT_BLESS=1 cargo test docs_checks`. -->\n\n\
          Every finding has a stable kebab-case code and a default severity. `error` findings fail the run \
          (exit code 1); `--fail-on warning` fails on warnings too.\n\n\
@@ -277,6 +279,8 @@ pub struct Bill {
     pub hidden_threshold: Decimal,
     pub findings: Vec<Finding>,
     pub passed: bool,
+    /// Set when the run compared with a baseline report.
+    pub baseline: Option<baseline::BaselineDiff>,
 }
 
 impl Bill {
@@ -414,6 +418,7 @@ impl<'p> BillBuilder<'p> {
             totals,
             findings,
             passed,
+            baseline: None,
         }
     }
 }
