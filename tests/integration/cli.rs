@@ -283,7 +283,8 @@ fn one_bad_input_does_not_hide_the_others() {
 #[test]
 fn utf16_with_bom_and_tabs_is_read() {
     // Excel's "Unicode text": UTF-16LE with a BOM, tab-separated.
-    let text = "Description\tAmount\tCurrency\r\nGPU instance\t10.00\tUSD\r\nSnapshot\t1.00\tUSD\r\n";
+    let text =
+        "Description\tAmount\tCurrency\r\nGPU instance\t10.00\tUSD\r\nSnapshot\t1.00\tUSD\r\n";
     let mut bytes = vec![0xFF, 0xFE];
     bytes.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
     let (_d, p) = tmp_file("unicode.txt", &bytes);
