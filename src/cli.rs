@@ -43,7 +43,7 @@ struct AuditArgs {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
 
-    /// Output format.
+    /// Output format; `html` is one self-contained page with charts (`> report.html`).
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
 
@@ -84,6 +84,7 @@ struct AuditArgs {
 enum FormatArg {
     Human,
     Json,
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -160,6 +161,7 @@ fn audit(a: AuditArgs) -> u8 {
     let format = match a.format {
         FormatArg::Human => Format::Human,
         FormatArg::Json => Format::Json,
+        FormatArg::Html => Format::Html,
     };
     let mut stderr = io::stderr();
     for e in &report.errors {

@@ -1,6 +1,7 @@
 //! Stage 5: rendering. One file per output format, chosen by a plain match.
 //! Reports go to stdout; progress and errors never do.
 
+pub mod html;
 pub mod human;
 pub mod json;
 
@@ -14,6 +15,8 @@ pub enum Format {
     #[default]
     Human,
     Json,
+    /// A self-contained HTML page with charts (`report/html.rs`).
+    Html,
 }
 
 /// Renders a report in the chosen format.
@@ -21,6 +24,7 @@ pub fn render(report: &Report, format: Format) -> String {
     match format {
         Format::Human => human::render(report),
         Format::Json => json::render(report),
+        Format::Html => html::render(report),
     }
 }
 
