@@ -104,7 +104,7 @@ tr.sum td { border-top: 1px solid #777; font-weight: 600; }
 .failed { background: #D55E00; color: #fff; }
 .passed { background: #009E73; color: #fff; }
 .cut { color: #555; font-style: italic; white-space: nowrap; }
-figure { margin: .6em 0 1em; break-inside: avoid; }
+figure { margin: .6em 0 1em; }
 figcaption { font-weight: 600; margin-bottom: 2px; }
 svg.chart { display: block; width: 100%; height: auto; max-width: 900px; }
 svg.chart text { font-family: inherit; }
@@ -117,10 +117,12 @@ a { color: #0062a0; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   nav { display: none; }
   section.bill { break-before: page; border-top: none; }
-  figure, .keep { break-inside: avoid; }
+  /* A chart is never cut, and stays with its caption; long tables may
+     break between rows, with their header repeated. */
+  svg.chart, table.keep, .note { break-inside: avoid; }
   tr { break-inside: avoid; }
   thead { display: table-header-group; }
-  h2, h3, caption, figcaption { break-after: avoid; }
+  h2, h3, caption, figcaption, p.muted { break-after: avoid; }
   a { color: inherit; text-decoration: none; }
 }
 "#;
@@ -428,7 +430,7 @@ fn render_overview(o: &mut String, report: &Report) {
     let _ = writeln!(
         o,
         "<section id=\"overview\"><h2>Overview</h2>\
-         <figure class=\"keep\"><figcaption>Hidden share per bill, highest first, against the threshold</figcaption>"
+         <figure><figcaption>Hidden share per bill, highest first, against the threshold</figcaption>"
     );
     let dir = common_dir(&report.bills);
     if !dir.is_empty() {
@@ -630,7 +632,7 @@ fn overview_trend(o: &mut String, report: &Report) {
     }
     let _ = writeln!(
         o,
-        "<figure class=\"keep\"><figcaption>Hidden share per month (line items' dates), per currency</figcaption>"
+        "<figure><figcaption>Hidden share per month (line items' dates), per currency</figcaption>"
     );
     if by_cur.is_empty() {
         let _ = writeln!(
@@ -905,7 +907,7 @@ fn categories(o: &mut String, i: usize, b: &Bill) {
         .fold(Decimal::ZERO, |a, x| a.saturating_add(x));
     let _ = writeln!(
         o,
-        "<figure class=\"keep\"><figcaption>Where the money went: categories of the subtotal (hidden fees hatched)</figcaption>"
+        "<figure><figcaption>Where the money went: categories of the subtotal (hidden fees hatched)</figcaption>"
     );
     let (bar_y, bar_h) = (26.0, 40.0);
     let legend_y = bar_y + bar_h + 26.0;
@@ -1067,7 +1069,7 @@ fn categories(o: &mut String, i: usize, b: &Bill) {
 fn gauge(o: &mut String, i: usize, b: &Bill) {
     let _ = writeln!(
         o,
-        "<figure class=\"keep\"><figcaption>Hidden share against the threshold</figcaption>"
+        "<figure><figcaption>Hidden share against the threshold</figcaption>"
     );
     let t = f(b.hidden_threshold);
     let s = b.hidden_share.map_or(0.0, f);
@@ -1207,7 +1209,7 @@ fn bill_trend(o: &mut String, i: usize, b: &Bill) {
     let m = &b.monthly;
     let _ = writeln!(
         o,
-        "<figure class=\"keep\"><figcaption>Hidden share per month (line items' dates)</figcaption>"
+        "<figure><figcaption>Hidden share per month (line items' dates)</figcaption>"
     );
     if m.months.len() > 1 {
         let series = [Series {
