@@ -440,10 +440,16 @@ impl<'p> BillBuilder<'p> {
 }
 
 /// Formats a fraction as a percentage with two decimals: `0.0512` -> `5.12%`.
+/// A fraction too large to multiply by 100 (a tiny subtotal under huge
+/// fees) is written as the fraction instead of panicking.
 pub fn percent(f: Decimal) -> String {
-    let p = (f * Decimal::ONE_HUNDRED)
-        .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
-    format!("{p:.2}%")
+    match f.checked_mul(Decimal::ONE_HUNDRED) {
+        Some(p) => {
+            let p = p.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
+            format!("{p:.2}%")
+        }
+        None => format!("{} times", f.round_dp(2)),
+    }
 }
 
 /// Money for messages: the amount with its currency code, when known.
@@ -495,5 +501,6 @@ mod tests {
         );
         assert_eq!(share(Decimal::ONE, Decimal::ZERO), None);
         assert_eq!(percent(Decimal::new(5125, 5)), "5.13%");
+        assert_eq!(percent(Decimal::MAX), "79228162514264337593543950335 times");
     }
 }

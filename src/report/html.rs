@@ -189,7 +189,7 @@ fn tail(s: &str, max: usize) -> String {
     if n <= max {
         return s.to_string();
     }
-    let skip = n - (max - 1);
+    let skip = n - max.saturating_sub(1);
     format!("…{}", s.chars().skip(skip).collect::<String>())
 }
 

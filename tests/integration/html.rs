@@ -415,3 +415,39 @@ fn cli_writes_html_to_stdout() {
     assert!(page.trim_end().ends_with("</html>"));
     assert!(stderr(&out).is_empty());
 }
+
+#[test]
+fn extreme_amounts_render_without_panicking() {
+    let policy = Policy::default();
+    let huge = bill(
+        "huge.csv",
+        Some("USD"),
+        &[
+            item("GPU", "-99999999999999999999999999.9", Category::Compute),
+            item("egress", "100000000000000000000000000", Category::Bandwidth),
+        ],
+        &policy,
+    );
+    let negative = bill(
+        "negative.csv",
+        None,
+        &[
+            item("refund", "-5", Category::Compute),
+            item("egress refund", "-1", Category::Bandwidth),
+        ],
+        &policy,
+    );
+    let empty = bill("empty.csv", None, &[], &policy);
+    let page = html::render(&Report {
+        bills: vec![huge, negative, empty],
+        errors: Vec::new(),
+    });
+    let doc = Html::parse_document(&page);
+    assert!(doc.errors.is_empty(), "parse errors: {:?}", doc.errors);
+    assert!(page.contains("times"), "a share beyond any percentage");
+    assert!(page.contains("no positive amounts to draw"));
+    // No coordinate became NaN or infinite.
+    for bad in ["NaN", "\"inf", "\"-inf"] {
+        assert!(!page.contains(bad), "{bad}");
+    }
+}
