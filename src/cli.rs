@@ -102,7 +102,7 @@ struct CommonArgs {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
 
-    /// Output format (see docs/output-formats.md).
+    /// Output format; `html` is one self-contained page with charts (`> report.html`).
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
 
@@ -165,6 +165,8 @@ enum FormatArg {
     Sarif,
     /// GitHub Actions annotations (`::error file=...,line=...::`).
     Github,
+    /// One self-contained HTML page with charts (`> report.html`).
+    Html,
 }
 
 impl FormatArg {
@@ -178,6 +180,7 @@ impl FormatArg {
             FormatArg::Junit => Format::Junit,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
+            FormatArg::Html => Format::Html,
         }
     }
 }

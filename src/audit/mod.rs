@@ -8,9 +8,11 @@
 
 pub mod baseline;
 pub mod hidden_fee_share;
+pub mod hidden_items;
 pub mod line_arithmetic;
 pub mod missing_amount;
 pub mod mixed_currency;
+pub mod monthly;
 pub mod replica_redundancy;
 pub mod replica_share;
 pub mod scheduling_fee_share;
@@ -24,6 +26,9 @@ use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::model::{Category, Finding, LineItem, Severity, Totals};
 use crate::normalise::SkipReason;
+
+pub use hidden_items::{HiddenItem, TOP_HIDDEN, TopHidden};
+pub use monthly::{MAX_MONTHS, MonthFigures, Monthly, MonthlyTally};
 
 /// A check's identity and documentation. The texts are user documentation:
 /// `billaudit explain CODE` prints them and `docs/checks.md` is generated
@@ -277,6 +282,13 @@ pub struct Bill {
     pub stated_subtotal: Option<Decimal>,
     /// The `hidden-fee-share` threshold the bill was held to.
     pub hidden_threshold: Decimal,
+    /// The largest positive hidden-fee items, largest first (at most
+    /// [`TOP_HIDDEN`]).
+    pub top_hidden: Vec<HiddenItem>,
+    /// How many positive hidden-fee items the bill has in all.
+    pub hidden_items: u64,
+    /// Hidden fees and subtotal per month of the items' dates.
+    pub monthly: Monthly,
     pub findings: Vec<Finding>,
     pub passed: bool,
     /// Set when the run compared with a baseline report.
@@ -322,6 +334,8 @@ pub struct BillBuilder<'p> {
     /// Set when a sum no longer fits a Decimal; the bill is then refused.
     pub overflow_at: Option<u64>,
     unclassified: unclassified_items::Tally,
+    top_hidden: TopHidden,
+    monthly: MonthlyTally,
     sink: Sink<'p>,
 }
 
@@ -338,6 +352,8 @@ impl<'p> BillBuilder<'p> {
             stated_subtotal: None,
             overflow_at: None,
             unclassified: unclassified_items::Tally::default(),
+            top_hidden: TopHidden::default(),
+            monthly: MonthlyTally::default(),
             sink: Sink::new(path, policy),
         }
     }
@@ -354,6 +370,8 @@ impl<'p> BillBuilder<'p> {
         self.line_items += 1;
         line_arithmetic::check(item, &mut self.sink);
         self.unclassified.add(item);
+        self.top_hidden.add(item);
+        self.monthly.add(item);
     }
 
     pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
@@ -415,6 +433,9 @@ impl<'p> BillBuilder<'p> {
             stated_total: self.stated_total.map(|(_, d)| d),
             stated_subtotal: self.stated_subtotal.map(|(_, d)| d),
             hidden_threshold: policy.thresholds.hidden_share,
+            hidden_items: self.top_hidden.seen,
+            top_hidden: self.top_hidden.finish(),
+            monthly: self.monthly.finish(),
             totals,
             findings,
             passed,
@@ -424,10 +445,16 @@ impl<'p> BillBuilder<'p> {
 }
 
 /// Formats a fraction as a percentage with two decimals: `0.0512` -> `5.12%`.
+/// A fraction too large to multiply by 100 (a tiny subtotal under huge
+/// fees) is written as the fraction instead of panicking.
 pub fn percent(f: Decimal) -> String {
-    let p = (f * Decimal::ONE_HUNDRED)
-        .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
-    format!("{p:.2}%")
+    match f.checked_mul(Decimal::ONE_HUNDRED) {
+        Some(p) => {
+            let p = p.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
+            format!("{p:.2}%")
+        }
+        None => format!("{} times", f.round_dp(2)),
+    }
 }
 
 /// Money for messages: the amount with its currency code, when known.
@@ -479,5 +506,6 @@ mod tests {
         );
         assert_eq!(share(Decimal::ONE, Decimal::ZERO), None);
         assert_eq!(percent(Decimal::new(5125, 5)), "5.13%");
+        assert_eq!(percent(Decimal::MAX), "79228162514264337593543950335 times");
     }
 }

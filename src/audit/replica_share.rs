@@ -21,7 +21,9 @@ pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
             None,
             format!(
                 "storage replicas are {} of the subtotal ({replica} of {}), above the {} threshold",
-                percent(replica / f.subtotal),
+                replica
+                    .checked_div(f.subtotal)
+                    .map_or_else(|| "beyond any percentage".to_string(), percent),
                 f.subtotal,
                 percent(t.replica_share)
             ),

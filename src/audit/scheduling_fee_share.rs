@@ -32,7 +32,9 @@ pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
             None,
             format!(
                 "scheduling fees are {} of compute ({sched} of {compute}), above the {} threshold",
-                percent(sched / compute),
+                sched
+                    .checked_div(compute)
+                    .map_or_else(|| "beyond any percentage".to_string(), percent),
                 percent(t.scheduling_share)
             ),
         );

@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod github;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
@@ -27,6 +28,8 @@ pub enum Format {
     Junit,
     Sarif,
     Github,
+    /// A self-contained HTML page with charts (`report/html.rs`).
+    Html,
 }
 
 /// What the renderers need to know besides the report itself.
@@ -58,6 +61,7 @@ pub fn render(report: &Report, format: Format, ctx: &Context) -> String {
         Format::Junit => junit::render(report, ctx),
         Format::Sarif => sarif::render(report),
         Format::Github => github::render(report),
+        Format::Html => html::render(report),
     }
 }
 

@@ -15,3 +15,25 @@ fn docs_checks_md_is_generated_from_the_code() {
         "docs/checks.md is out of date; regenerate with BILLAUDIT_BLESS=1 cargo test docs_checks"
     );
 }
+
+#[test]
+fn docs_output_formats_states_the_html_limits_the_code_uses() {
+    use billaudit::audit::{MAX_MONTHS, TOP_HIDDEN, hidden_items::MAX_KEPT_DESCRIPTION};
+    use billaudit::report::html::*;
+    let doc = std::fs::read_to_string(root().join("docs/output-formats.md")).unwrap();
+    for want in [
+        format!("the first {MAX_BILL_SECTIONS}, in input order"),
+        format!("the {MAX_OVERVIEW_BARS} highest hidden shares"),
+        format!("the {MAX_OVERVIEW_ROWS} highest hidden shares"),
+        format!("the {TOP_HIDDEN} largest"),
+        format!("the first {MAX_FINDINGS_SHOWN} (the JSON"),
+        format!("the first {MAX_MONTHS} distinct months"),
+        format!("the {MAX_TREND_SERIES} with the most months"),
+        format!("| the first {MAX_ERRORS_SHOWN} |"),
+        format!("cut at {DESCRIPTION_CHARS} characters"),
+        format!("at most {MAX_KEPT_DESCRIPTION} characters"),
+    ] {
+        assert!(doc.contains(&want), "docs/output-formats.md lacks `{want}`");
+    }
+    assert!(root().join("docs/html-report.png").exists());
+}

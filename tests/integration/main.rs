@@ -6,5 +6,6 @@ mod cli;
 mod common;
 mod docs;
 mod fixtures_csv;
+mod html;
 mod props;
 mod real_files;

@@ -1,0 +1,161 @@
+//! The largest hidden-fee line items of a bill, kept while the rows stream
+//! by: a min-heap of at most [`TOP_HIDDEN`] items, so memory stays constant
+//! however long the bill is. Not a check: reports (HTML) show these items
+//! with their source lines.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+use rust_decimal::Decimal;
+
+use crate::model::{Category, LineItem};
+
+/// How many hidden-fee items a bill keeps.
+pub const TOP_HIDDEN: usize = 10;
+
+/// A kept description is cut to this many characters, so ten kept items stay
+/// small even when a bill carries megabyte-long descriptions.
+pub const MAX_KEPT_DESCRIPTION: usize = 2000;
+
+/// One hidden-fee line item (storage_replica, bandwidth or scheduling).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HiddenItem {
+    pub amount: Decimal,
+    /// 1-based line of the source file.
+    pub line: u64,
+    /// The description, cut to [`MAX_KEPT_DESCRIPTION`] characters.
+    pub description: String,
+    /// True when `description` was cut.
+    pub description_cut: bool,
+    pub category: Category,
+}
+
+/// Heap order: a larger amount ranks higher; on equal amounts the earlier
+/// line does, so the result does not depend on anything but the input.
+#[derive(Debug)]
+struct Ranked(HiddenItem);
+
+impl Ranked {
+    fn key(&self) -> (Decimal, Reverse<u64>) {
+        (self.0.amount, Reverse(self.0.line))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// The running top-N of positive hidden-fee items, plus how many there were.
+#[derive(Debug, Default)]
+pub struct TopHidden {
+    /// Min-heap: the weakest kept item is on top, ready to be replaced.
+    heap: BinaryHeap<Reverse<Ranked>>,
+    /// Every positive hidden-fee item seen, kept or not.
+    pub seen: u64,
+}
+
+impl TopHidden {
+    /// Considers one classified item. Refunds and corrections (amount <= 0)
+    /// are not fees and are not ranked.
+    pub fn add(&mut self, item: &LineItem) {
+        if !item.category.is_hidden() || item.amount <= Decimal::ZERO {
+            return;
+        }
+        self.seen += 1;
+        let key = (item.amount, Reverse(item.line));
+        if self.heap.len() >= TOP_HIDDEN {
+            match self.heap.peek() {
+                Some(Reverse(weakest)) if key <= weakest.key() => return,
+                _ => {}
+            }
+            self.heap.pop();
+        }
+        // Only items that make the list pay for a copy of their text.
+        let (description, description_cut) = cut(&item.description, MAX_KEPT_DESCRIPTION);
+        self.heap.push(Reverse(Ranked(HiddenItem {
+            amount: item.amount,
+            line: item.line,
+            description,
+            description_cut,
+            category: item.category,
+        })));
+    }
+
+    /// The kept items, largest first.
+    pub fn finish(self) -> Vec<HiddenItem> {
+        // Ascending order of Reverse<Ranked> is descending rank.
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|Reverse(Ranked(item))| item)
+            .collect()
+    }
+}
+
+/// The first `max` characters of `s`, and whether anything was cut.
+pub fn cut(s: &str, max: usize) -> (String, bool) {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => (s[..i].to_string(), true),
+        None => (s.to_string(), false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(line: u64, amount: i64, category: Category) -> LineItem {
+        let mut it = LineItem::new(line, format!("item {line}"), Decimal::new(amount, 2));
+        it.category = category;
+        it
+    }
+
+    #[test]
+    fn keeps_the_largest_ten_in_order_with_earlier_lines_first_on_ties() {
+        let mut top = TopHidden::default();
+        for line in 1..=100u64 {
+            let amount = (line % 17) as i64 * 100;
+            top.add(&item(line, amount, Category::Bandwidth));
+        }
+        top.add(&item(200, 5000, Category::Compute));
+        top.add(&item(201, -9000, Category::Scheduling));
+        let seen = top.seen;
+        let kept = top.finish();
+        assert_eq!(kept.len(), TOP_HIDDEN);
+        // Positive hidden items only: lines with line % 17 != 0.
+        assert_eq!(seen, 100 - 5);
+        let got: Vec<(u64, String)> = kept
+            .iter()
+            .map(|h| (h.line, h.amount.to_string()))
+            .collect();
+        // 16 x 1.00 occurs at lines 16, 33, 50, 67, 84; 15.00 at 15, 32, ...
+        assert_eq!(got[0], (16, "16.00".to_string()));
+        assert_eq!(got[4], (84, "16.00".to_string()));
+        assert_eq!(got[5], (15, "15.00".to_string()));
+        assert_eq!(got[9], (83, "15.00".to_string()));
+    }
+
+    #[test]
+    fn long_descriptions_are_cut_on_a_char_boundary() {
+        let mut it = item(3, 100, Category::StorageReplica);
+        it.description = "快".repeat(MAX_KEPT_DESCRIPTION + 5);
+        let mut top = TopHidden::default();
+        top.add(&it);
+        let kept = top.finish();
+        assert!(kept[0].description_cut);
+        assert_eq!(kept[0].description.chars().count(), MAX_KEPT_DESCRIPTION);
+    }
+}
