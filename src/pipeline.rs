@@ -7,10 +7,13 @@ use ::csv::ByteRecord;
 use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
 use crate::classify::Classifier;
 use crate::error::{Error, InputError, Result};
-use crate::ingest::{self, Source, TextEncoding};
+use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
 use crate::normalise::number::DecimalMark;
-use crate::normalise::profile::{self, ColumnOverrides, Profile};
+use crate::normalise::profile::{
+    self, ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile,
+};
+use crate::normalise::profiles;
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
 
 /// What the content is.
@@ -30,7 +33,15 @@ pub struct Options {
     pub columns: ColumnOverrides,
     pub input: InputKind,
     pub policy: Policy,
+    /// Profiles tried in order on each header candidate.
     pub profiles: Vec<Profile>,
+    /// `profiles` is the single profile the user named (`--profile`): its
+    /// signature is not required.
+    pub forced_profile: bool,
+    /// Which cost column is the amount (`--cost`), where a profile has a choice.
+    pub cost: CostBasis,
+    /// Audit split parts (`bill_1.csv`, `bill_2.csv`) as one bill.
+    pub merge: bool,
     pub classifier: Classifier,
 }
 
@@ -41,7 +52,10 @@ impl Default for Options {
             columns: Vec::new(),
             input: InputKind::Auto,
             policy: Policy::default(),
-            profiles: vec![profile::generic()],
+            profiles: profiles::builtin(),
+            forced_profile: false,
+            cost: CostBasis::Billed,
+            merge: true,
             classifier: Classifier::default(),
         }
     }
@@ -62,116 +76,366 @@ impl Report {
 }
 
 /// Audits every path (files, directories, `-`), in the order given, with
-/// directories expanded in sorted order.
+/// directories expanded in sorted order. With `opts.merge`, split parts
+/// (`bill_1.csv`, `bill_2.csv`) are audited as one bill.
 pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
     let mut report = Report::default();
+    let mut sources = Vec::new();
     for source in ingest::expand_paths(paths) {
-        match source.and_then(|s| audit_source(&s, opts)) {
-            Ok(bills) => report.bills.extend(bills),
+        match source {
+            Ok(s) => sources.push(s),
             Err(e) => report.errors.push(e),
+        }
+    }
+    let groups = if opts.merge {
+        ingest::group_parts(sources)
+    } else {
+        sources.into_iter().map(|s| vec![s]).collect()
+    };
+    for group in groups {
+        match group.as_slice() {
+            [one] => match audit_source(one, opts) {
+                Ok(bills) => report.bills.extend(bills),
+                Err(e) => report.errors.push(e),
+            },
+            parts => {
+                let (bills, errors) = audit_parts(parts, opts);
+                report.bills.extend(bills);
+                report.errors.extend(errors);
+            }
         }
     }
     report
 }
 
-/// Audits one input. A file with several currencies gives one bill each.
+/// Audits one input. A file with several currencies gives one bill each; a
+/// ZIP archive gives the bills of each of its CSV entries (the first error
+/// of an entry is returned after the other entries were audited).
 pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
-    let opened = ingest::open(source, opts.encoding)?;
-    let path = source.display.as_str();
     if opts.input == InputKind::Text {
-        return Err(text_not_supported(path));
+        return Err(text_not_supported(&source.display));
     }
-    let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
-    let mut rdr = ingest::csv::reader(opened.reader, delimiter);
-    let mut rec = ByteRecord::new();
+    if ingest::is_zip(source) {
+        let mut bills = Vec::new();
+        let mut errors = archive::for_each_entry(source, |display, entry| {
+            let opened = ingest::open_reader(display, Box::new(entry), opts.encoding)?;
+            let mut run = Run::new(display, opts);
+            run.feed(display, opened)?;
+            bills.extend(run.finish()?);
+            Ok(())
+        });
+        if !errors.is_empty() && bills.is_empty() {
+            return Err(errors.remove(0));
+        }
+        // Entry errors beside good entries still fail the input.
+        if let Some(e) = errors.into_iter().next() {
+            return Err(e);
+        }
+        return Ok(bills);
+    }
+    let opened = ingest::open(source, opts.encoding)?;
+    let mut run = Run::new(&source.display, opts);
+    run.feed(&source.display, opened)?;
+    run.finish()
+}
 
-    // The header is found, not assumed: title lines above it are skipped.
-    let mut found = None;
-    let mut searched = 0;
-    loop {
-        if searched >= HEADER_SEARCH_ROWS {
-            break;
-        }
-        match rdr.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(path, &e)),
-        }
-        searched += 1;
-        let cells: Vec<String> = rec
-            .iter()
-            .map(|c| String::from_utf8_lossy(c).into_owned())
-            .collect();
-        if let Some((p, map)) = detect_header(&opts.profiles, &cells, &opts.columns) {
-            let line = rec.position().map_or(1, |p| p.line());
-            found = Some((p, map, line));
-            break;
+/// Audits the split parts of one bill in part order, one pass over the rows.
+/// A part whose header differs from the first part's starts a bill of its own.
+pub fn audit_parts(parts: &[Source], opts: &Options) -> (Vec<Bill>, Vec<Error>) {
+    let mut bills = Vec::new();
+    let mut errors = Vec::new();
+    let names: Vec<&str> = parts.iter().map(|p| p.display.as_str()).collect();
+    let display = merged_name(&names);
+    let mut run = Run::new(&display, opts);
+    for part in parts {
+        let opened = match ingest::open(part, opts.encoding) {
+            Ok(o) => o,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        match run.feed(&part.display, opened) {
+            Ok(()) => {}
+            Err(Fed::Differs(opened)) => {
+                // Not the same bill after all: close the first, audit this alone.
+                let done = std::mem::replace(&mut run, Run::new(&part.display, opts));
+                match done.finish() {
+                    Ok(b) => bills.extend(b),
+                    Err(e) => errors.push(e),
+                }
+                if let Err(e) = run.feed(&part.display, *opened) {
+                    errors.push(e.into());
+                }
+            }
+            Err(Fed::Error(e)) => errors.push(e),
         }
     }
-    let Some((profile, map, header_line)) = found else {
-        if searched == 0 {
-            return Err(Error::input(path, "the file has no rows"));
+    match run.finish() {
+        Ok(b) => bills.extend(b),
+        Err(e) => errors.push(e),
+    }
+    (bills, errors)
+}
+
+/// `d/huawei_1.csv + huawei_2.csv`: how a merged bill is named in reports.
+fn merged_name(names: &[&str]) -> String {
+    let mut out = names.first().map(|s| s.to_string()).unwrap_or_default();
+    for n in names.iter().skip(1) {
+        let file = std::path::Path::new(n)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| n.to_string());
+        out.push_str(" + ");
+        out.push_str(&file);
+    }
+    out
+}
+
+/// Why a part could not be fed into a run.
+enum Fed<'a> {
+    /// Its header differs from the run's: the opened part comes back.
+    Differs(Box<Opened<'a>>),
+    Error(Error),
+}
+
+impl From<Error> for Fed<'_> {
+    fn from(e: Error) -> Self {
+        Fed::Error(e)
+    }
+}
+
+impl From<Fed<'_>> for Error {
+    fn from(f: Fed<'_>) -> Self {
+        match f {
+            Fed::Error(e) => e,
+            Fed::Differs(_) => Error::Usage("a part's header differs".into()),
         }
-        if opts.input == InputKind::Auto && !looks_like_csv(&opened.prefix_text, delimiter) {
-            return Err(text_not_supported(path));
+    }
+}
+
+/// One bill being built from one or more inputs with the same header.
+struct Run<'o> {
+    display: String,
+    opts: &'o Options,
+    state: Option<RunState<'o>>,
+    rows: u64,
+    header_line: u64,
+    last_path: String,
+}
+
+struct RunState<'o> {
+    profile: &'o Profile,
+    map: ColumnMap,
+    header: Vec<String>,
+    bills: Bills<'o>,
+}
+
+impl<'o> Run<'o> {
+    fn new(display: &str, opts: &'o Options) -> Self {
+        Run {
+            display: display.to_string(),
+            opts,
+            state: None,
+            rows: 0,
+            header_line: 1,
+            last_path: display.to_string(),
         }
-        return Err(Error::input(
+    }
+
+    /// Reads one input's header and streams its rows into the bill.
+    fn feed<'r>(&mut self, path: &str, opened: Opened<'r>) -> std::result::Result<(), Fed<'r>> {
+        let opts = self.opts;
+        let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
+        if let Some(st) = &self.state {
+            // A later part: its header must be the first part's.
+            let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);
+            let same = probe
+                .byte_records()
+                .take(HEADER_SEARCH_ROWS)
+                .map_while(|r| r.ok())
+                .any(|rec| {
+                    rec.iter()
+                        .map(|c| String::from_utf8_lossy(c).into_owned())
+                        .eq(st.header.iter().cloned())
+                });
+            if !same {
+                return Err(Fed::Differs(Box::new(opened)));
+            }
+        }
+        let prefix_text = opened.prefix_text;
+        let mut rdr = ingest::csv::reader(opened.reader, delimiter);
+        let mut rec = ByteRecord::new();
+
+        // The header is found, not assumed: title lines above it are skipped.
+        let mut found = None;
+        let mut searched = 0;
+        while searched < HEADER_SEARCH_ROWS {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_error(path, &e).into()),
+            }
+            searched += 1;
+            let cells: Vec<String> = rec
+                .iter()
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect();
+            if let Some(state) = &self.state {
+                if cells == state.header {
+                    found = Some(rec.position().map_or(1, |p| p.line()));
+                    break;
+                }
+                continue;
+            }
+            if let Some((p, map)) = detect_header(
+                &opts.profiles,
+                &cells,
+                &opts.columns,
+                opts.cost,
+                opts.forced_profile,
+            ) {
+                let line = rec.position().map_or(1, |p| p.line());
+                let map = match map {
+                    Ok(m) => m,
+                    Err(missing) => return Err(missing_columns(path, line, &missing).into()),
+                };
+                let bills = Bills::new(
+                    &self.display,
+                    &p.name,
+                    map.header_currency.clone(),
+                    &opts.policy,
+                );
+                self.state = Some(RunState {
+                    profile: p,
+                    map,
+                    header: cells,
+                    bills,
+                });
+                found = Some(line);
+                break;
+            }
+        }
+        let Some(header_line) = found else {
+            if searched == 0 {
+                return Err(Error::input(path, "the file has no rows").into());
+            }
+            if opts.input == InputKind::Auto && !looks_like_csv(&prefix_text, delimiter) {
+                return Err(text_not_supported(path).into());
+            }
+            return Err(no_header(path, searched, opts).into());
+        };
+        self.header_line = header_line;
+        self.last_path = path.to_string();
+        let Some(state) = &mut self.state else {
+            return Err(Error::input(path, "no header").into());
+        };
+        let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
+            DecimalMark::Comma
+        } else {
+            DecimalMark::Dot
+        });
+        let norm = RowNormaliser {
+            map: &state.map,
+            mark,
             path,
-            format!(
-                "no header row found in the first {searched} rows: looked for an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME",
-                amount_aliases(&opts.profiles)
-            ),
-        ));
-    };
+        };
+        let mut rows = 0u64;
+        loop {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_error(path, &e).into()),
+            }
+            rows += 1;
+            let line = rec.position().map_or(header_line + rows, |p| p.line());
+            match norm.row(line, &rec) {
+                RowOutcome::Item(mut item) => {
+                    opts.classifier.classify(&mut item);
+                    state.bills.add_item(&item);
+                }
+                RowOutcome::WithCredits(mut item, credits) => {
+                    opts.classifier.classify(&mut item);
+                    state.bills.add_item(&item);
+                    for mut c in credits {
+                        opts.classifier.classify(&mut c);
+                        state.bills.add_item(&c);
+                    }
+                }
+                RowOutcome::Skip(reason, finding) => state.bills.add_skip(reason, finding),
+                RowOutcome::StatedTotal(amount) => {
+                    state.bills.add_skip(SkipReason::Summary, None);
+                    state.bills.primary().stated_total = Some((line, amount));
+                }
+            }
+        }
+        self.rows += rows;
+        Ok(())
+    }
 
-    let mark = profile.decimal_mark.unwrap_or(if delimiter == b';' {
-        DecimalMark::Comma
+    fn finish(self) -> Result<Vec<Bill>> {
+        let Some(state) = self.state else {
+            return Err(Error::input(&self.display, "no header row found"));
+        };
+        if self.rows == 0 {
+            return Err(Error::at_line(
+                &self.last_path,
+                self.header_line,
+                format!(
+                    "the file has a header but no data rows: nothing to audit (profile {}, columns: {})",
+                    state.profile.name,
+                    state.map.describe()
+                ),
+            ));
+        }
+        state.bills.finish(&self.display)
+    }
+}
+
+/// A header recognised as a profile's, without a column it cannot do without.
+fn missing_columns(path: &str, line: u64, m: &MissingColumns) -> Error {
+    let list = m
+        .columns
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let what = if m.columns.len() == 1 {
+        "column"
     } else {
-        DecimalMark::Dot
-    });
-    let norm = RowNormaliser {
-        map: &map,
-        mark,
-        path,
+        "columns"
     };
-    let mut bills = Bills::new(
+    Error::at_line(
         path,
-        &profile.name,
-        map.header_currency.clone(),
-        &opts.policy,
-    );
-    let mut rows = 0u64;
-    loop {
-        match rdr.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(path, &e)),
-        }
-        rows += 1;
-        let line = rec.position().map_or(header_line + rows, |p| p.line());
-        match norm.row(line, &rec) {
-            RowOutcome::Item(mut item) => {
-                opts.classifier.classify(&mut item);
-                bills.add_item(&item);
-            }
-            RowOutcome::Skip(reason, finding) => bills.add_skip(reason, finding),
-            RowOutcome::StatedTotal(amount) => {
-                bills.add_skip(SkipReason::Summary, None);
-                bills.primary().stated_total = Some((line, amount));
-            }
-        }
-    }
-    if rows == 0 {
-        return Err(Error::at_line(
+        line,
+        format!(
+            "the header looks like a `{}` export but the required {what} {list} is missing; it cannot be audited without it (choose another profile with --profile, or map columns with --columns)",
+            m.profile
+        ),
+    )
+}
+
+fn no_header(path: &str, searched: usize, opts: &Options) -> Error {
+    if opts.forced_profile {
+        let cost = opts
+            .profiles
+            .first()
+            .map(|p| format!("`{}` ({})", p.cost_column, p.name))
+            .unwrap_or_default();
+        return Error::input(
             path,
-            header_line,
             format!(
-                "the file has a header but no data rows (columns: {})",
-                map.describe()
+                "no header row of the forced profile found in the first {searched} rows: its cost column {cost} is missing"
             ),
-        ));
+        );
     }
-    bills.finish(path)
+    Error::input(
+        path,
+        format!(
+            "no header row found in the first {searched} rows: looked for a known export (see `billaudit profiles`) or an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME",
+            amount_aliases(&opts.profiles)
+        ),
+    )
 }
 
 fn text_not_supported(path: &str) -> Error {
@@ -199,6 +463,7 @@ fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
 fn amount_aliases(profiles: &[Profile]) -> String {
     profiles
         .iter()
+        .filter(|p| p.signature.is_empty())
         .flat_map(|p| p.columns.iter())
         .filter(|(r, _)| *r == profile::Role::Amount)
         .flat_map(|(_, a)| a.iter().take(6).cloned())

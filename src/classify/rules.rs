@@ -84,6 +84,7 @@ pub const BUILTIN: &[Rule] = &[
             "defender",
             "log ingestion",
             "log storage",
+            "logs storage",
             "cloudwatch",
             "=support",
             "support plan",
@@ -93,8 +94,9 @@ pub const BUILTIN: &[Rule] = &[
             "许可",
             "技术支持",
             "日志",
+            "data factory",
         ],
-        why: "look like fees but are not hidden fees: early-delete penalties, support, licences, security add-ons, logs",
+        why: "look like fees but are not hidden fees: early-delete penalties, support, licences, security add-ons, logs, and Azure Data Factory runs (its `Orchestration Activity Runs` meter is the product, not a cluster fee)",
     },
     Rule {
         id: "replica",
