@@ -172,6 +172,10 @@ def audit(path, fmt):
 
 def main():
     base = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "../shared/data/real"
+    # `--cost effective` on the FOCUS sample: EffectiveCost instead of BilledCost.
+    focus = read_rows(base / "focus/focus_sample.csv")
+    effective = sum((dec(r["EffectiveCost"]) or Decimal(0) for r in focus), Decimal(0))
+    print(f"focus/focus_sample.csv --cost effective\ttotal={effective}")
     for rel, fmt in FILES:
         n, items, skipped, total, totals = audit(base / rel, fmt)
         cats = ", ".join(f"{k}={v}" for k, v in sorted(totals.items()) if v != 0)

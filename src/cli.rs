@@ -7,7 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use billaudit::audit::{Policy, Thresholds, parse_fraction};
 use billaudit::ingest::TextEncoding;
-use billaudit::normalise::profile::Role;
+use billaudit::normalise::profile::{CostBasis, Role};
+use billaudit::normalise::profiles::{builtin, by_name};
 use billaudit::report::{self, Format};
 use billaudit::{InputKind, Options, Severity};
 
@@ -35,6 +36,8 @@ struct Cli {
 enum Command {
     /// Audit bills: files, directories (searched recursively) or `-` for stdin.
     Audit(AuditArgs),
+    /// List the bill formats (profiles) billaudit recognises, with the cost column each uses.
+    Profiles,
 }
 
 #[derive(Debug, Args)]
@@ -78,6 +81,31 @@ struct AuditArgs {
     /// Read the input as this kind instead of deciding from its content.
     #[arg(long, value_enum, default_value_t = InputArg::Auto)]
     input: InputArg,
+
+    /// Read every input with this profile instead of recognising it (see `billaudit profiles`).
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+
+    /// Which cost is the amount, where the format has several (FOCUS: BilledCost,
+    /// EffectiveCost, ListCost, ContractedCost). Other formats use their one cost column.
+    #[arg(long, value_enum, default_value_t = CostArg::Billed)]
+    cost: CostArg,
+
+    /// Audit split parts (`bill_1.csv`, `bill_2.csv`, same header) as one bill (the default).
+    #[arg(long, overrides_with = "no_merge")]
+    merge: bool,
+
+    /// Audit split parts as separate bills.
+    #[arg(long, overrides_with = "merge")]
+    no_merge: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CostArg {
+    Billed,
+    Effective,
+    List,
+    Contracted,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -134,11 +162,61 @@ pub fn run() -> u8 {
     };
     match cli.command {
         Command::Audit(a) => audit(a),
+        Command::Profiles => profiles(),
+    }
+}
+
+fn profiles() -> u8 {
+    let mut out = String::new();
+    for p in builtin() {
+        let extra: Vec<String> = p
+            .costs
+            .iter()
+            .filter(|(b, _)| *b != CostBasis::Billed)
+            .map(|(b, _)| format!("--cost {}", b.as_str()))
+            .collect();
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", extra.join(", "))
+        };
+        out.push_str(&format!(
+            "{:<12} cost: {}{}\n             {}\n",
+            p.name, p.cost_column, extra, p.summary
+        ));
+    }
+    match io::stdout().write_all(out.as_bytes()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => EXIT_INPUT,
+        _ => EXIT_OK,
     }
 }
 
 fn audit(a: AuditArgs) -> u8 {
+    let (profiles, forced_profile) = match &a.profile {
+        Some(name) => match by_name(name) {
+            Some(p) => (vec![p], true),
+            None => {
+                let names: Vec<String> = builtin().into_iter().map(|p| p.name).collect();
+                let _ = writeln!(
+                    io::stderr(),
+                    "billaudit: error: unknown profile `{name}` (expected one of: {})",
+                    names.join(", ")
+                );
+                return EXIT_INPUT;
+            }
+        },
+        None => (builtin(), false),
+    };
     let opts = Options {
+        profiles,
+        forced_profile,
+        cost: match a.cost {
+            CostArg::Billed => CostBasis::Billed,
+            CostArg::Effective => CostBasis::Effective,
+            CostArg::List => CostBasis::List,
+            CostArg::Contracted => CostBasis::Contracted,
+        },
+        merge: !a.no_merge,
         encoding: a.encoding,
         columns: a.columns.unwrap_or_default(),
         input: match a.input {

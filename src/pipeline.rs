@@ -409,7 +409,7 @@ fn missing_columns(path: &str, line: u64, m: &MissingColumns) -> Error {
         path,
         line,
         format!(
-            "the header looks like a `{}` export but the required {what} {list} is missing; it cannot be audited without it (choose another profile with --profile, or map columns with --columns)",
+            "read as a `{}` export (see `billaudit profiles`), but the required {what} {list} is missing from the header; the bill cannot be audited without it (choose another profile with --profile, or map columns with --columns)",
             m.profile
         ),
     )

@@ -9,7 +9,7 @@ use crate::normalise::profile::Role;
 pub const AZURE: Spec = Spec {
     name: "azure",
     summary: "Azure cost details / usage details (EA, MCA, pay-as-you-go)",
-    cost_column: "CostInBillingCurrency",
+    cost_column: "CostInBillingCurrency (or PreTaxCost, Cost)",
     signature: &[
         "MeterCategory",
         "MeterSubCategory",
