@@ -94,10 +94,11 @@ pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
     };
     for group in groups {
         match group.as_slice() {
-            [one] => match audit_source(one, opts) {
-                Ok(bills) => report.bills.extend(bills),
-                Err(e) => report.errors.push(e),
-            },
+            [one] => {
+                let (bills, errors) = audit_source_all(one, opts);
+                report.bills.extend(bills);
+                report.errors.extend(errors);
+            }
             parts => {
                 let (bills, errors) = audit_parts(parts, opts);
                 report.bills.extend(bills);
@@ -109,34 +110,43 @@ pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
 }
 
 /// Audits one input. A file with several currencies gives one bill each; a
-/// ZIP archive gives the bills of each of its CSV entries (the first error
-/// of an entry is returned after the other entries were audited).
+/// ZIP archive gives the bills of each of its CSV entries. The first error
+/// (of any entry) is returned; [`audit_paths`] keeps the good entries too.
 pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
+    let (bills, mut errors) = audit_source_all(source, opts);
+    if errors.is_empty() {
+        Ok(bills)
+    } else {
+        Err(errors.remove(0))
+    }
+}
+
+/// Like [`audit_source`], keeping every bill and every error.
+fn audit_source_all(source: &Source, opts: &Options) -> (Vec<Bill>, Vec<Error>) {
     if opts.input == InputKind::Text {
-        return Err(text_not_supported(&source.display));
+        return (Vec::new(), vec![text_not_supported(&source.display)]);
     }
     if ingest::is_zip(source) {
         let mut bills = Vec::new();
-        let mut errors = archive::for_each_entry(source, |display, entry| {
+        let errors = archive::for_each_entry(source, |display, entry| {
             let opened = ingest::open_reader(display, Box::new(entry), opts.encoding)?;
             let mut run = Run::new(display, opts);
             run.feed(display, opened)?;
             bills.extend(run.finish()?);
             Ok(())
         });
-        if !errors.is_empty() && bills.is_empty() {
-            return Err(errors.remove(0));
-        }
-        // Entry errors beside good entries still fail the input.
-        if let Some(e) = errors.into_iter().next() {
-            return Err(e);
-        }
-        return Ok(bills);
+        return (bills, errors);
     }
-    let opened = ingest::open(source, opts.encoding)?;
-    let mut run = Run::new(&source.display, opts);
-    run.feed(&source.display, opened)?;
-    run.finish()
+    let one = || -> Result<Vec<Bill>> {
+        let opened = ingest::open(source, opts.encoding)?;
+        let mut run = Run::new(&source.display, opts);
+        run.feed(&source.display, opened)?;
+        run.finish()
+    };
+    match one() {
+        Ok(b) => (b, Vec::new()),
+        Err(e) => (Vec::new(), vec![e]),
+    }
 }
 
 /// Audits the split parts of one bill in part order, one pass over the rows.

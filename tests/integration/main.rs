@@ -2,5 +2,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli;
+mod cloud_fixtures;
 mod common;
 mod real_data;

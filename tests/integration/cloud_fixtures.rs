@@ -1,0 +1,308 @@
+//! The console fixtures in `fixtures/cloud/` (hand-computed figures in its
+//! README) and the containers: gzip, ZIP, split parts.
+
+use std::io::Write;
+
+use rust_decimal::Decimal;
+
+use crate::common::*;
+use billaudit::report::json::JsonBill;
+
+fn d(s: &str) -> Decimal {
+    s.parse().unwrap()
+}
+
+/// Checks the profile, currency, total and every category (unlisted = 0).
+fn expect(b: &JsonBill, format: &str, currency: Option<&str>, total: &str, cats: &[(&str, &str)]) {
+    assert_eq!(b.format, format, "{}", b.path);
+    assert_eq!(b.currency.as_deref(), currency, "{}", b.path);
+    assert_eq!(d(&b.total), d(total), "{}: total", b.path);
+    let t = &b.totals;
+    for (cat, got) in [
+        ("compute", &t.compute),
+        ("storage", &t.storage),
+        ("storage_replica", &t.storage_replica),
+        ("bandwidth", &t.bandwidth),
+        ("scheduling", &t.scheduling),
+        ("tax", &t.tax),
+        ("credit", &t.credit),
+        ("other", &t.other),
+    ] {
+        let want = cats
+            .iter()
+            .find(|(c, _)| *c == cat)
+            .map_or(Decimal::ZERO, |(_, v)| d(v));
+        assert_eq!(d(got), want, "{}: {cat}", b.path);
+    }
+    assert!(
+        !codes(b).contains(&"line-arithmetic".to_string()),
+        "{}: {:?}",
+        b.path,
+        b.findings
+    );
+}
+
+#[test]
+fn alibaba_legacy_never_sums_payment_splits() {
+    let b = audit_one(&fixture("cloud/alibaba-legacy-2024-11.csv"));
+    assert_eq!(b.line_items, 6);
+    expect(
+        &b,
+        "alibaba",
+        None,
+        "113.16",
+        &[
+            ("compute", "72.00"),
+            ("storage", "10.00"),
+            ("storage_replica", "3.00"),
+            ("bandwidth", "20.00"),
+            ("scheduling", "15.36"),
+            ("credit", "-7.20"),
+        ],
+    );
+}
+
+#[test]
+fn alibaba_new_header_in_gbk() {
+    let b = audit_one(&fixture("cloud/alibaba-new-2024-11.gbk.csv"));
+    assert_eq!(b.line_items, 5);
+    expect(
+        &b,
+        "alibaba",
+        Some("CNY"),
+        "191.50",
+        &[
+            ("compute", "160.00"),
+            ("storage", "6.00"),
+            ("storage_replica", "7.50"),
+            ("bandwidth", "6.00"),
+            ("scheduling", "12.00"),
+        ],
+    );
+}
+
+#[test]
+fn tencent_inside_a_zip() {
+    let (r, out) = audit_json(&["fixtures/cloud/tencent-2024-11.zip"]);
+    assert!(r.errors.is_empty(), "{}", stderr(&out));
+    assert_eq!(r.bills.len(), 1);
+    let b = &r.bills[0];
+    assert!(
+        b.path.ends_with("tencent-2024-11.zip!tencent-2024-11.csv"),
+        "{}",
+        b.path
+    );
+    assert_eq!(b.line_items, 6);
+    expect(
+        b,
+        "tencent",
+        Some("CNY"),
+        "179.40",
+        &[
+            ("compute", "96.00"),
+            ("storage", "35.00"),
+            ("storage_replica", "10.00"),
+            ("bandwidth", "24.00"),
+            ("scheduling", "24.00"),
+            ("credit", "-9.60"),
+        ],
+    );
+}
+
+#[test]
+fn huawei_parts_are_one_bill() {
+    let (r, out) = audit_json(&[
+        "fixtures/cloud/huawei-2024-11_2.csv",
+        "fixtures/cloud/huawei-2024-11_1.csv",
+    ]);
+    assert!(r.errors.is_empty(), "{}", stderr(&out));
+    assert_eq!(
+        r.bills.len(),
+        1,
+        "{:?}",
+        r.bills.iter().map(|b| &b.path).collect::<Vec<_>>()
+    );
+    let b = &r.bills[0];
+    assert_eq!(
+        b.path,
+        "fixtures/cloud/huawei-2024-11_1.csv + huawei-2024-11_2.csv"
+    );
+    assert_eq!(b.line_items, 6);
+    expect(
+        b,
+        "huawei",
+        Some("CNY"),
+        "79.50",
+        &[
+            ("compute", "54.00"),
+            ("storage", "14.00"),
+            ("storage_replica", "5.00"),
+            ("bandwidth", "8.00"),
+            ("scheduling", "12.00"),
+            ("credit", "-13.50"),
+        ],
+    );
+
+    let (r, _) = audit_json(&[
+        "--no-merge",
+        "fixtures/cloud/huawei-2024-11_1.csv",
+        "fixtures/cloud/huawei-2024-11_2.csv",
+    ]);
+    assert_eq!(r.bills.len(), 2);
+    expect(
+        &r.bills[0],
+        "huawei",
+        Some("CNY"),
+        "76.00",
+        &[
+            ("compute", "54.00"),
+            ("storage", "14.00"),
+            ("bandwidth", "8.00"),
+        ],
+    );
+    expect(
+        &r.bills[1],
+        "huawei",
+        Some("CNY"),
+        "3.50",
+        &[
+            ("storage_replica", "5.00"),
+            ("scheduling", "12.00"),
+            ("credit", "-13.50"),
+        ],
+    );
+}
+
+#[test]
+fn parts_with_another_header_stay_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = std::fs::read(fixture("cloud/huawei-2024-11_1.csv")).unwrap();
+    std::fs::write(tmp.path().join("bill_1.csv"), &one).unwrap();
+    std::fs::write(
+        tmp.path().join("bill_2.csv"),
+        "Description,Amount\nGPU hours,10.00\n",
+    )
+    .unwrap();
+    let (r, out) = audit_json(&[tmp.path().to_str().unwrap()]);
+    assert!(r.errors.is_empty(), "{}", stderr(&out));
+    let formats: Vec<&str> = r.bills.iter().map(|b| b.format.as_str()).collect();
+    assert_eq!(formats, ["huawei", "generic-csv"]);
+}
+
+#[test]
+fn aws_cur2_line_item_types() {
+    let b = audit_one(&fixture("cloud/aws-cur2-2024-11.csv"));
+    expect(
+        &b,
+        "aws-cur2",
+        Some("USD"),
+        "15.765",
+        &[
+            ("compute", "10.06"),
+            ("bandwidth", "4.805"),
+            ("storage_replica", "2.50"),
+            ("scheduling", "2.40"),
+            ("other", "0.30"),
+            ("tax", "1.20"),
+            ("credit", "-5.50"),
+        ],
+    );
+}
+
+#[test]
+fn multi_member_gzip_is_one_stream() {
+    use flate2::{Compression, write::GzEncoder};
+    let text = std::fs::read_to_string(fixture("cloud/aws-cur2-2024-11.csv")).unwrap();
+    let (head, tail) = text.split_at(text.len() / 2);
+    let mut bytes = Vec::new();
+    for part in [head, tail] {
+        let mut gz = GzEncoder::new(Vec::new(), Compression::default());
+        gz.write_all(part.as_bytes()).unwrap();
+        bytes.extend(gz.finish().unwrap());
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("cur2.csv.gz");
+    std::fs::write(&path, bytes).unwrap();
+    let b = audit_one(&path);
+    assert_eq!(b.format, "aws-cur2");
+    assert_eq!(b.line_items, 10);
+    assert_eq!(d(&b.total), d("15.765"));
+    // The directory walk picks up `.csv.gz` and `.zip`.
+    let (r, _) = audit_json(&[tmp.path().to_str().unwrap()]);
+    assert_eq!(r.bills.len(), 1);
+}
+
+#[test]
+fn zip_entries_with_path_tricks_are_refused() {
+    use zip::write::{SimpleFileOptions, ZipWriter};
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("bills.zip");
+    let mut z = ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let opts = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let cur2 = std::fs::read(fixture("cloud/aws-cur2-2024-11.csv")).unwrap();
+    z.start_file("ok/cur2.csv", opts).unwrap();
+    z.write_all(&cur2).unwrap();
+    z.start_file("../evil.csv", opts).unwrap();
+    z.write_all(b"Description,Amount\nx,1\n").unwrap();
+    z.start_file("readme.md", opts).unwrap();
+    z.write_all(b"not a bill").unwrap();
+    z.finish().unwrap();
+
+    let (r, out) = audit_json(&[path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    // The good entry is still audited; the crafted one is reported.
+    assert_eq!(r.bills.len(), 1);
+    assert!(r.bills[0].path.ends_with("bills.zip!ok/cur2.csv"));
+    assert_eq!(d(&r.bills[0].total), d("15.765"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("../evil.csv") && err.contains("refused"),
+        "{err}"
+    );
+    assert!(!tmp.path().parent().unwrap().join("evil.csv").exists());
+}
+
+#[test]
+fn profiles_subcommand_and_forced_profile() {
+    let out = run(&["profiles"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for line in [
+        "focus        cost: BilledCost (--cost effective, --cost list, --cost contracted)",
+        "aws-cur      cost: lineItem/UnblendedCost",
+        "aws-cur2     cost: line_item_unblended_cost",
+        "azure        cost: CostInBillingCurrency (or PreTaxCost, Cost)",
+        "gcp          cost: cost",
+        "oci          cost: cost/myCost",
+        "alibaba      cost: 应付金额",
+        "tencent      cost: 优惠后总价",
+        "huawei       cost: 应付金额(¥)",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    // Forcing the generic profile reads the Alibaba export without its rules.
+    let (r, _) = audit_json(&[
+        "--profile",
+        "generic-csv",
+        "fixtures/cloud/alibaba-legacy-2024-11.csv",
+    ]);
+    assert_eq!(r.bills[0].format, "generic-csv");
+    assert_eq!(d(&r.bills[0].total), d("113.16"));
+    // Forcing a profile whose cost column is absent names it.
+    let out = run(&[
+        "audit",
+        "--profile",
+        "tencent",
+        "fixtures/cloud/aws-cur2-2024-11.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("优惠后总价"), "{}", stderr(&out));
+    let out = run(&[
+        "audit",
+        "--profile",
+        "nope",
+        "fixtures/cloud/aws-cur2-2024-11.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown profile `nope`"));
+}
