@@ -306,3 +306,43 @@ fn profiles_subcommand_and_forced_profile() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown profile `nope`"));
 }
+
+#[test]
+fn azure_camel_case_and_localised_headers() {
+    let tmp = tempfile::tempdir().unwrap();
+    // MCA: camelCase. Redundant storage classes are replicas, LRS is storage.
+    let mca = tmp.path().join("mca.csv");
+    std::fs::write(
+        &mca,
+        "date,meterCategory,meterSubCategory,meterName,quantity,unitOfMeasure,effectivePrice,costInBillingCurrency,billingCurrency,chargeType\n\
+         11/01/2024,Storage,Tiered Block Blob,Hot GRS Data Stored,100,1 GB/Month,0.0416,4.16,EUR,Usage\n\
+         11/01/2024,Storage,Tiered Block Blob,Hot LRS Data Stored,100,1 GB/Month,0.0208,2.08,EUR,Usage\n\
+         11/01/2024,Storage,Files v2,RA-GRS Data Stored,10,1 GB/Month,0.1,1.00,EUR,Usage\n\
+         11/01/2024,Virtual Machines,NCasT4_v3 Series,NC4as T4 v3,10,1 Hour,0.526,5.26,EUR,Usage\n\
+         11/01/2024,Virtual Machines,NCasT4_v3 Series,NC4as T4 v3,,1 Hour,,-1.00,EUR,Refund\n",
+    )
+    .unwrap();
+    let b = audit_one(&mca);
+    expect(
+        &b,
+        "azure",
+        Some("EUR"),
+        "11.50",
+        &[
+            ("storage_replica", "5.16"),
+            ("storage", "2.08"),
+            ("compute", "5.26"),
+            ("credit", "-1.00"),
+        ],
+    );
+    // A German export names the English column in parentheses.
+    let de = tmp.path().join("de.csv");
+    std::fs::write(
+        &de,
+        "Datum (Date),Kategorie der Verbrauchseinheit (MeterCategory),Unterkategorie der Verbrauchseinheit (MeterSubCategory),Name der Verbrauchseinheit (MeterName),Menge (Quantity),Kosten (CostInBillingCurrency),Abrechnungswährung (BillingCurrencyCode)\n\
+         01.11.2024,Bandwidth,Inter-Region,Intra Continent Data Transfer Out,12.5,0.25,EUR\n",
+    )
+    .unwrap();
+    let b = audit_one(&de);
+    expect(&b, "azure", Some("EUR"), "0.25", &[("bandwidth", "0.25")]);
+}
