@@ -399,4 +399,13 @@ mod tests {
         assert!(parse_credit_list("oops", DecimalMark::Dot).is_err());
         assert!(parse_credit_list("[{'name': 'x'}]", DecimalMark::Dot).is_err());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn credit_lists_never_panic(s in "\\PC{0,80}", t in "[\\[\\]{}'\":, a-z0-9.eE-]{0,60}") {
+            let _ = parse_credit_list(&s, DecimalMark::Dot);
+            let _ = parse_credit_list(&format!("[{{{t}}}]"), DecimalMark::Dot);
+            let _ = parse_credit_list(&format!("[{{'amount': {t}"), DecimalMark::Dot);
+        }
+    }
 }

@@ -346,3 +346,102 @@ fn azure_camel_case_and_localised_headers() {
     let b = audit_one(&de);
     expect(&b, "azure", Some("EUR"), "0.25", &[("bandwidth", "0.25")]);
 }
+
+#[test]
+fn focus_1_2_extension_columns_and_markers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("focus12.csv");
+    std::fs::write(
+        &path,
+        "BilledCost,EffectiveCost,ListCost,ContractedCost,BillingCurrency,ChargeCategory,ChargeDescription,ServiceCategory,ServiceSubcategory,ServiceName,SkuMeter,x_UsageType\n\
+         0.45,0.45,0.45,0.45,USD,Usage,Hourly charge,Compute,Other (Compute),Amazon Elastic Compute Cloud,,USE1-NatGateway-Hours\n\
+         3.00,2.00,4.00,3.50,USD,Usage,g5.xlarge,Compute,Virtual Machines,Amazon Elastic Compute Cloud,Compute Usage,USE1-BoxUsage:g5.xlarge\n\
+         0.25,0.25,0.25,0.25,USD,Tax,Data transfer tax,Networking,,AWS Data Transfer,NULL,NULL\n\
+         -1.00,-1.00,NULL,NULL,USD,Credit,Snapshot credit,Storage,,Amazon Elastic Compute Cloud,NULL,NULL\n",
+    )
+    .unwrap();
+    let b = audit_one(&path);
+    expect(
+        &b,
+        "focus",
+        Some("USD"),
+        "2.70",
+        &[
+            ("bandwidth", "0.45"),
+            ("compute", "3.00"),
+            ("tax", "0.25"),
+            ("credit", "-1.00"),
+        ],
+    );
+    let p = path.to_str().unwrap();
+    for (cost, total) in [
+        ("effective", "1.70"),
+        ("list", "4.70"),
+        ("contracted", "4.20"),
+    ] {
+        let (r, out) = audit_json(&["--cost", cost, p]);
+        assert!(r.errors.is_empty(), "{}", stderr(&out));
+        assert_eq!(d(&r.bills[0].total), d(total), "--cost {cost}");
+    }
+}
+
+#[test]
+fn gcp_cost_types() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("gcp.csv");
+    std::fs::write(
+        &path,
+        "service.description,sku.description,cost,currency,credits,cost_type\n\
+         Compute Engine,N1 Predefined Instance Core running in Americas,10.00,USD,\"[{\"\"name\"\":\"\"SUD\"\",\"\"amount\"\":-1.50},{\"\"name\"\":\"\"Free tier\"\",\"\"amount\"\":-0.50}]\",regular\n\
+         Compute Engine,Network Inter Zone Egress,2.00,USD,[],regular\n\
+         Invoice,Tax,1.20,USD,[],tax\n\
+         Invoice,Billing adjustment,-0.80,USD,[],adjustment\n\
+         Invoice,Rounding,0.01,USD,[],rounding_error\n",
+    )
+    .unwrap();
+    let b = audit_one(&path);
+    assert_eq!(b.line_items, 7);
+    expect(
+        &b,
+        "gcp",
+        Some("USD"),
+        "10.41",
+        &[
+            ("compute", "10.00"),
+            ("bandwidth", "2.00"),
+            ("tax", "1.20"),
+            ("credit", "-2.80"),
+            ("other", "0.01"),
+        ],
+    );
+}
+
+#[test]
+fn the_fixture_folder_is_walked_with_its_containers() {
+    let (r, out) = audit_json(&["fixtures/cloud"]);
+    assert!(r.errors.is_empty(), "{}", stderr(&out));
+    let mut got: Vec<(String, String)> = r
+        .bills
+        .iter()
+        .map(|b| (b.path.replace('\\', "/"), b.format.clone()))
+        .collect();
+    got.sort();
+    let want = [
+        ("fixtures/cloud/alibaba-legacy-2024-11.csv", "alibaba"),
+        ("fixtures/cloud/alibaba-new-2024-11.gbk.csv", "alibaba"),
+        ("fixtures/cloud/aws-cur2-2024-11.csv", "aws-cur2"),
+        (
+            "fixtures/cloud/huawei-2024-11_1.csv + huawei-2024-11_2.csv",
+            "huawei",
+        ),
+        (
+            "fixtures/cloud/tencent-2024-11.zip!tencent-2024-11.csv",
+            "tencent",
+        ),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(p, f)| (p.to_string(), f.to_string()))
+        .collect();
+    assert_eq!(got, want);
+}
