@@ -34,7 +34,7 @@ KEYWORDS = [
                    r"-out-bytes", r"-in-bytes", r"-xaz-", r"inter[- ]?(region|zone|az)",
                    r"nat ?gateway", r"\bnat\b", r"public ?ip", r"elastic ip",
                    r"external ip", r"bandwidth", r"peering", r"private ?link",
-                   r"outbound", r"inbound", r"data processed", r"\bcdn\b",
+                   r"(out|in)bound (data|transfer)", r"data processed", r"\bcdn\b",
                    "流量", "带宽", "公网", "外网", "回源"]),
     ("scheduling", [r"cluster usage", r"kubernetes clusters?", r"cluster[- ]management",
                     r"control[- ]plane", r"orchestrat", r"scheduling", r"platform fee",

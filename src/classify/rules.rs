@@ -157,8 +157,12 @@ pub const BUILTIN: &[Rule] = &[
             "=eip",
             "internet",
             "traffic",
-            "outbound",
-            "inbound",
+            // Not bare `outbound`: Azure's `Included LB Rules and Outbound
+            // Rules` is a load balancer's hourly rule charge, not traffic.
+            "outbound data",
+            "outbound transfer",
+            "inbound data",
+            "inbound transfer",
             "=cdn",
             "back-to-origin",
             "peering",

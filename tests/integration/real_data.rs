@@ -197,7 +197,9 @@ fn azure_pay_as_you_go_headers() {
         "azure",
         rows(1),
         "0.075",
-        &[("bandwidth", "0.075")],
+        // `Included LB Rules and Outbound Rules`: a load balancer's hourly
+        // rule charge, not traffic.
+        &[("other", "0.075")],
     );
     // With a BOM, and one row whose PreTaxCost is empty: counted, not summed.
     check(
