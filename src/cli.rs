@@ -1,15 +1,22 @@
 //! Command-line definition (clap derive): one doc comment per flag, which is
 //! also the `--help` text.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use billaudit::audit::{Policy, Thresholds, parse_fraction};
+use billaudit::expect;
 use billaudit::ingest::TextEncoding;
+use billaudit::ingest::{Origin, Source};
 use billaudit::normalise::profile::{CostBasis, Role};
 use billaudit::normalise::profiles::{builtin, by_name};
-use billaudit::report::{self, Format};
+use billaudit::pipeline::ProgressHook;
+use billaudit::report::{self, Context, Format, json};
 use billaudit::{InputKind, Options, Severity};
 
 pub const EXIT_OK: u8 = 0;
@@ -34,25 +41,85 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Audit bills: files, directories (searched recursively) or `-` for stdin.
+    /// Audit bills: files, directories (searched recursively), globs or `-` for stdin.
     Audit(AuditArgs),
+    /// Audit bills and compare each with the `<bill>.expect.toml` beside it.
+    ///
+    /// Exit code 1 when an audit differs from its expectation (or, with
+    /// --require-expectations, when a bill has none); the bills' own findings
+    /// do not fail a check.
+    Check(CheckArgs),
+    /// Print the documentation of a check: what it does, why it matters, an example.
+    Explain(ExplainArgs),
     /// List the bill formats (profiles) billaudit recognises, with the cost column each uses.
     Profiles,
 }
 
 #[derive(Debug, Args)]
 struct AuditArgs {
-    /// Bill files, directories, or `-` for standard input.
+    #[command(flatten)]
+    common: CommonArgs,
+
+    /// Compare with an earlier JSON report: hidden-share growth, new and vanished findings.
+    #[arg(long, value_name = "REPORT.json")]
+    baseline: Option<PathBuf>,
+
+    /// With --baseline: the largest allowed growth of a bill's hidden share, in percentage points.
+    #[arg(
+        long,
+        value_name = "POINTS",
+        default_value = "1",
+        requires = "baseline"
+    )]
+    max_increase: rust_decimal::Decimal,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+
+    /// Write or update the expectation files from the current audit (atomically; bills are never touched).
+    #[arg(long)]
+    bless: bool,
+
+    /// A bill without an expectation file is an error.
+    #[arg(long)]
+    require_expectations: bool,
+}
+
+#[derive(Debug, Args)]
+struct ExplainArgs {
+    /// A check code, e.g. `hidden-fee-share`.
+    #[arg(required_unless_present = "all")]
+    code: Option<String>,
+
+    /// Every check, in the order of docs/checks.md.
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Debug, Args)]
+struct CommonArgs {
+    /// Bill files, directories, globs, or `-` for standard input. Reported in path order.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
 
-    /// Output format.
+    /// Output format (see docs/output-formats.md).
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
 
     /// Lowest severity that fails the run (exit code 1).
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     fail_on: FailOn,
+
+    /// Stop at the first input that cannot be read (default: report it and go on).
+    #[arg(long, conflicts_with = "keep_going")]
+    fail_fast: bool,
+
+    /// Report unreadable inputs and go on with the others (the default).
+    #[arg(long)]
+    keep_going: bool,
 
     /// `hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`).
     #[arg(long, value_name = "SHARE", value_parser = parse_fraction, default_value = "5%")]
@@ -75,8 +142,8 @@ struct AuditArgs {
     encoding: Option<TextEncoding>,
 
     /// Map columns by hand: `amount=Cost,description=Item,quantity=Qty,unit_price=Rate`.
-    #[arg(long, value_name = "ROLE=HEADER,...", value_parser = parse_columns)]
-    columns: Option<Vec<(Role, String)>>,
+    #[arg(long, value_name = "ROLE=HEADER,...", value_delimiter = ',', value_parser = parse_column)]
+    columns: Vec<(Role, String)>,
 
     /// Read the input as this kind instead of deciding from its content.
     #[arg(long, value_enum, default_value_t = InputArg::Auto)]
@@ -102,16 +169,49 @@ struct AuditArgs {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum CostArg {
+    /// BilledCost: what is invoiced (default).
     Billed,
+    /// EffectiveCost: amortised, after commitment discounts.
     Effective,
+    /// ListCost: public list prices.
     List,
+    /// ContractedCost: negotiated prices before commitments.
     Contracted,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum FormatArg {
+    /// Tables and findings for people (default).
     Human,
+    /// One JSON document (docs/json-output.md).
     Json,
+    /// One JSON object per bill, streamed as each finishes.
+    Jsonl,
+    /// One CSV row per bill, safe to open in a spreadsheet.
+    Csv,
+    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
+    Markdown,
+    /// JUnit XML: a testsuite per bill, a testcase per check.
+    Junit,
+    /// SARIF 2.1.0 for code-scanning tools.
+    Sarif,
+    /// GitHub Actions annotations (`::error file=...,line=...::`).
+    Github,
+}
+
+impl FormatArg {
+    fn format(self) -> Format {
+        match self {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -133,22 +233,17 @@ fn parse_encoding(s: &str) -> Result<TextEncoding, String> {
     })
 }
 
-fn parse_columns(s: &str) -> Result<Vec<(Role, String)>, String> {
-    s.split(',')
-        .filter(|p| !p.trim().is_empty())
-        .map(|pair| {
-            let (role, name) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("`{pair}` should be ROLE=HEADER, e.g. amount=Cost"))?;
-            let role = Role::parse(role).ok_or_else(|| {
-                format!(
-                    "unknown role `{role}` (expected one of: {})",
-                    Role::ALL.map(|r| r.as_str()).join(", ")
-                )
-            })?;
-            Ok((role, name.trim().to_string()))
-        })
-        .collect()
+fn parse_column(pair: &str) -> Result<(Role, String), String> {
+    let (role, name) = pair
+        .split_once('=')
+        .ok_or_else(|| format!("`{pair}` should be ROLE=HEADER, e.g. amount=Cost"))?;
+    let role = Role::parse(role).ok_or_else(|| {
+        format!(
+            "unknown role `{role}` (expected one of: {})",
+            Role::ALL.map(|r| r.as_str()).join(", ")
+        )
+    })?;
+    Ok((role, name.trim().to_string()))
 }
 
 /// Runs the command line and returns the exit code.
@@ -162,6 +257,8 @@ pub fn run() -> u8 {
     };
     match cli.command {
         Command::Audit(a) => audit(a),
+        Command::Check(c) => check(c),
+        Command::Explain(e) => explain(e),
         Command::Profiles => profiles(),
     }
 }
@@ -191,8 +288,9 @@ fn profiles() -> u8 {
     }
 }
 
-fn audit(a: AuditArgs) -> u8 {
-    let (profiles, forced_profile) = match &a.profile {
+/// The run's options; an unknown `--profile` is a usage error (exit 2).
+fn options(c: &CommonArgs) -> Result<Options, u8> {
+    let (profiles, forced_profile) = match &c.profile {
         Some(name) => match by_name(name) {
             Some(p) => (vec![p], true),
             None => {
@@ -202,62 +300,164 @@ fn audit(a: AuditArgs) -> u8 {
                     "billaudit: error: unknown profile `{name}` (expected one of: {})",
                     names.join(", ")
                 );
-                return EXIT_INPUT;
+                return Err(EXIT_INPUT);
             }
         },
         None => (builtin(), false),
     };
-    let opts = Options {
+    Ok(Options {
         profiles,
         forced_profile,
-        cost: match a.cost {
+        cost: match c.cost {
             CostArg::Billed => CostBasis::Billed,
             CostArg::Effective => CostBasis::Effective,
             CostArg::List => CostBasis::List,
             CostArg::Contracted => CostBasis::Contracted,
         },
-        merge: !a.no_merge,
-        encoding: a.encoding,
-        columns: a.columns.unwrap_or_default(),
-        input: match a.input {
+        merge: !c.no_merge,
+        encoding: c.encoding,
+        columns: c.columns.clone(),
+        input: match c.input {
             InputArg::Auto => InputKind::Auto,
             InputArg::Csv => InputKind::Csv,
             InputArg::Text => InputKind::Text,
         },
         policy: Policy {
             thresholds: Thresholds {
-                hidden_share: a.hidden_threshold,
-                replica_share: a.replica_threshold,
-                redundancy: a.redundancy_threshold,
-                scheduling_share: a.scheduling_threshold,
+                hidden_share: c.hidden_threshold,
+                replica_share: c.replica_threshold,
+                redundancy: c.redundancy_threshold,
+                scheduling_share: c.scheduling_threshold,
             },
-            fail_on: match a.fail_on {
-                FailOn::Error => Severity::Error,
-                FailOn::Warning => Severity::Warning,
-            },
+            fail_on: fail_on(c),
             ..Policy::default()
         },
+        fail_fast: c.fail_fast,
+        progress: progress_hook(&c.paths),
         ..Options::default()
-    };
-    let report = billaudit::audit_paths(&a.paths, &opts);
-    let format = match a.format {
-        FormatArg::Human => Format::Human,
-        FormatArg::Json => Format::Json,
-    };
+    })
+}
+
+fn fail_on(c: &CommonArgs) -> Severity {
+    match c.fail_on {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+    }
+}
+
+/// Inputs above this size get a progress bar (when stderr is a terminal).
+const PROGRESS_MIN_BYTES: u64 = 50 * 1024 * 1024;
+
+fn progress_hook(paths: &[String]) -> Option<ProgressHook> {
+    if !io::stderr().is_terminal() {
+        return None;
+    }
+    let total: u64 = billaudit::ingest::expand_paths(paths)
+        .iter()
+        .filter_map(|s| match s {
+            Ok(Source {
+                origin: Origin::File(p),
+                ..
+            }) => std::fs::metadata(p).ok().map(|m| m.len()),
+            _ => None,
+        })
+        .sum();
+    if total < PROGRESS_MIN_BYTES {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg} rows, eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let rows = Arc::new(AtomicU64::new(0));
+    Some(ProgressHook(Arc::new(move |bytes, new_rows| {
+        bar.inc(bytes);
+        if new_rows > 0 {
+            let n = rows.fetch_add(new_rows, Ordering::Relaxed) + new_rows;
+            bar.set_message(n.to_string());
+        }
+        if bar.position() >= total {
+            bar.finish_and_clear();
+        }
+    })))
+}
+
+/// Writes report text to stdout. A closed pipe (`billaudit ... | head`) is
+/// not an error: it returns `Err(())` and the run ends quietly with 0.
+struct Out {
+    broken: bool,
+}
+
+impl Out {
+    fn write(&mut self, text: &str) {
+        if self.broken {
+            return;
+        }
+        let mut stdout = io::stdout().lock();
+        if let Err(e) = stdout
+            .write_all(text.as_bytes())
+            .and_then(|_| stdout.flush())
+        {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                let _ = writeln!(io::stderr(), "billaudit: cannot write the report: {e}");
+            }
+            self.broken = true;
+        }
+    }
+}
+
+fn print_errors(report: &billaudit::Report) {
     let mut stderr = io::stderr();
     for e in &report.errors {
         let _ = writeln!(stderr, "billaudit: error: {e}");
     }
-    let text = report::render(&report, format);
-    if let Err(e) = io::stdout()
-        .write_all(text.as_bytes())
-        .and_then(|_| io::stdout().flush())
-    {
-        // `billaudit ... | head` is not an error.
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            let _ = writeln!(stderr, "billaudit: cannot write the report: {e}");
-            return EXIT_INPUT;
+}
+
+fn audit(a: AuditArgs) -> u8 {
+    let opts = match options(&a.common) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let baseline = match &a.baseline {
+        Some(path) => match load_baseline(path) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+                return EXIT_INPUT;
+            }
+        },
+        None => None,
+    };
+    let format = a.common.format.format();
+    let mut out = Out { broken: false };
+    let apply_baseline = |r: &mut billaudit::pipeline::SourceResult| {
+        if let (Some(b), Ok(bills)) = (&baseline, r) {
+            billaudit::audit::baseline::apply(bills, b, a.max_increase, &opts.policy);
         }
+    };
+    let report = if format == Format::Jsonl {
+        billaudit::pipeline::audit_paths_streaming(&a.common.paths, &opts, &mut |_, r| {
+            apply_baseline(r);
+            out.write(&json::lines_of(r));
+        })
+    } else {
+        let report =
+            billaudit::pipeline::audit_paths_streaming(&a.common.paths, &opts, &mut |_, r| {
+                apply_baseline(r);
+            });
+        let ctx = Context {
+            fail_on: opts.policy.fail_on,
+            check: false,
+        };
+        out.write(&report::render(&report, format, &ctx));
+        report
+    };
+    print_errors(&report);
+    if out.broken {
+        return EXIT_OK;
     }
     if !report.errors.is_empty() {
         EXIT_INPUT
@@ -265,5 +465,105 @@ fn audit(a: AuditArgs) -> u8 {
         EXIT_FINDINGS
     } else {
         EXIT_OK
+    }
+}
+
+fn load_baseline(path: &std::path::Path) -> Result<json::JsonReport, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}: not a billaudit JSON report: {e}",
+            path.display(),
+            e.line()
+        )
+    })
+}
+
+fn check(c: CheckArgs) -> u8 {
+    let opts = match options(&c.common) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let format = c.common.format.format();
+    let mut out = Out { broken: false };
+    let mut outcomes = Vec::new();
+    let mut report =
+        billaudit::pipeline::audit_paths_streaming(&c.common.paths, &opts, &mut |path, r| {
+            let result = match r {
+                Ok(bills) => Ok(bills.clone()),
+                Err(e) => Err(&*e),
+            };
+            let outcome = expect::check_file(path, result, c.bless);
+            if format == Format::Jsonl {
+                out.write(&json::lines_of(r));
+                out.write(&json::expectation_line(&outcome));
+            }
+            outcomes.push(outcome);
+        });
+    report.expectations = outcomes;
+    if format != Format::Jsonl {
+        let ctx = Context {
+            fail_on: opts.policy.fail_on,
+            check: true,
+        };
+        out.write(&report::render(&report, format, &ctx));
+    }
+    let expected_errors: Vec<&str> = report
+        .expectations
+        .iter()
+        .filter(|o| matches!(o.status, expect::Status::Matched | expect::Status::Blessed))
+        .map(|o| o.path.as_str())
+        .collect();
+    let unexpected = report
+        .errors
+        .iter()
+        .filter(|e| !e.path().is_some_and(|p| expected_errors.contains(&p)))
+        .count();
+    if unexpected > 0 {
+        print_errors(&report);
+    }
+    if out.broken {
+        return EXIT_OK;
+    }
+    let failed = report.expectations.iter().any(|o| match o.status {
+        expect::Status::Mismatch(_) | expect::Status::Broken(_) => true,
+        expect::Status::Missing => c.require_expectations,
+        _ => false,
+    });
+    if unexpected > 0 {
+        EXIT_INPUT
+    } else if failed {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
+}
+
+fn explain(e: ExplainArgs) -> u8 {
+    let mut out = Out { broken: false };
+    if e.all {
+        out.write(&billaudit::audit::checks_markdown());
+        return EXIT_OK;
+    }
+    let code = e.code.unwrap_or_default();
+    match billaudit::audit::check_info(&code) {
+        Some(info) => {
+            out.write(&format!(
+                "{}: {}\n\n{}",
+                info.code,
+                info.summary,
+                billaudit::audit::explain_text(info).replace("**", "")
+            ));
+            EXIT_OK
+        }
+        None => {
+            let codes: Vec<&str> = billaudit::audit::CHECKS.iter().map(|c| c.code).collect();
+            let _ = writeln!(
+                io::stderr(),
+                "billaudit: unknown check `{code}`; the checks are: {}",
+                codes.join(", ")
+            );
+            EXIT_INPUT
+        }
     }
 }

@@ -51,6 +51,27 @@ impl fmt::Display for InputError {
 }
 
 impl Error {
+    /// The file the error is about, when there is one.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            Error::Io { path, .. } => Some(path),
+            Error::Input(e) => Some(&e.path),
+            Error::Usage(_) => None,
+        }
+    }
+
+    /// A copy for reporting (an I/O error keeps its kind and message).
+    pub fn clone_shallow(&self) -> Self {
+        match self {
+            Error::Io { path, source } => Error::Io {
+                path: path.clone(),
+                source: io::Error::new(source.kind(), source.to_string()),
+            },
+            Error::Input(e) => Error::Input(e.clone()),
+            Error::Usage(m) => Error::Usage(m.clone()),
+        }
+    }
+
     pub fn input(path: &str, message: impl Into<String>) -> Self {
         Error::Input(Box::new(InputError {
             path: path.to_string(),

@@ -15,6 +15,7 @@
 pub mod audit;
 pub mod classify;
 pub mod error;
+pub mod expect;
 pub mod ingest;
 pub mod model;
 pub mod normalise;

@@ -2,7 +2,14 @@
 //! -> audit. Rows stream through one at a time; only per-bill totals and
 //! findings are kept.
 
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Read;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use ::csv::ByteRecord;
+use rayon::prelude::*;
 
 use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
 use crate::classify::Classifier;
@@ -43,6 +50,34 @@ pub struct Options {
     /// Audit split parts (`bill_1.csv`, `bill_2.csv`) as one bill.
     pub merge: bool,
     pub classifier: Classifier,
+    /// Stop at the first input error instead of auditing the rest.
+    pub fail_fast: bool,
+    /// Told how many bytes and rows have been read, for a progress bar.
+    pub progress: Option<ProgressHook>,
+}
+
+/// Receives `(bytes, rows)` increments while inputs are read.
+#[derive(Clone)]
+pub struct ProgressHook(pub Arc<dyn Fn(u64, u64) + Send + Sync>);
+
+impl fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ProgressHook")
+    }
+}
+
+/// Counts bytes as they are read, for the progress hook.
+struct Counting<R> {
+    inner: R,
+    hook: ProgressHook,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        (self.hook.0)(n as u64, 0);
+        Ok(n)
+    }
 }
 
 impl Default for Options {
@@ -57,6 +92,8 @@ impl Default for Options {
             cost: CostBasis::Billed,
             merge: true,
             classifier: Classifier::default(),
+            fail_fast: false,
+            progress: None,
         }
     }
 }
@@ -67,46 +104,148 @@ pub struct Report {
     pub bills: Vec<Bill>,
     /// Inputs that could not be audited (exit code 2).
     pub errors: Vec<Error>,
+    /// Inputs not audited because `--fail-fast` stopped the run.
+    pub not_audited: usize,
+    /// Expectation results, for `billaudit check`.
+    pub expectations: Vec<crate::expect::Outcome>,
 }
 
 impl Report {
+    /// No bill failed and every input could be read.
     pub fn passed(&self) -> bool {
         self.errors.is_empty() && self.bills.iter().all(|b| b.passed)
     }
 }
 
-/// Audits every path (files, directories, `-`), in the order given, with
-/// directories expanded in sorted order. With `opts.merge`, split parts
+/// What one input gave.
+pub type SourceResult = Result<Vec<Bill>>;
+
+/// One unit of work: an input, the split parts of one bill, or an input
+/// that could not even be listed.
+type Unit = Result<Vec<Source>>;
+
+/// Audits every path (files, directories, globs, `-`) in parallel and
+/// returns the bills sorted by path. With `opts.merge`, split parts
 /// (`bill_1.csv`, `bill_2.csv`) are audited as one bill.
 pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
+    audit_paths_streaming(paths, opts, &mut |_, _| {})
+}
+
+/// Like [`audit_paths`], and calls `each` with every input's result as soon
+/// as it and all inputs sorted before it are done, so output can stream in
+/// a deterministic order while the work runs in parallel. An input that
+/// gives bills and errors (a ZIP with a refused entry) calls `each` once per
+/// result.
+pub fn audit_paths_streaming(
+    paths: &[String],
+    opts: &Options,
+    each: &mut dyn FnMut(&str, &mut SourceResult),
+) -> Report {
+    let mut sources = ingest::expand_paths(paths);
+    sources.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
+    sources.dedup_by(|a, b| a.is_ok() && b.is_ok() && sort_key(a) == sort_key(b));
+    let units = units(sources, opts.merge);
+    let stop = AtomicBool::new(false);
     let mut report = Report::default();
-    let mut sources = Vec::new();
-    for source in ingest::expand_paths(paths) {
-        match source {
-            Ok(s) => sources.push(s),
-            Err(e) => report.errors.push(e),
-        }
-    }
-    let groups = if opts.merge {
-        ingest::group_parts(sources)
-    } else {
-        sources.into_iter().map(|s| vec![s]).collect()
-    };
-    for group in groups {
-        match group.as_slice() {
-            [one] => {
-                let (bills, errors) = audit_source_all(one, opts);
-                report.bills.extend(bills);
-                report.errors.extend(errors);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<Vec<SourceResult>>)>();
+    std::thread::scope(|scope| {
+        let units = &units;
+        let stop = &stop;
+        scope.spawn(move || {
+            units
+                .par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (i, unit)| {
+                    if stop.load(Ordering::Relaxed) {
+                        let _ = tx.send((i, None));
+                        return;
+                    }
+                    let results = match unit {
+                        Ok(parts) => audit_unit(parts, opts),
+                        Err(e) => vec![Err(e.clone_shallow())],
+                    };
+                    if opts.fail_fast && results.iter().any(|r| r.is_err()) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    let _ = tx.send((i, Some(results)));
+                });
+        });
+        let mut pending: BTreeMap<usize, Option<Vec<SourceResult>>> = BTreeMap::new();
+        let mut next = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&next) {
+                next += 1;
+                match r {
+                    Some(results) => {
+                        for mut r in results {
+                            each(unit_key(&units[next - 1]), &mut r);
+                            match r {
+                                Ok(bills) => report.bills.extend(bills),
+                                Err(e) => report.errors.push(e),
+                            }
+                        }
+                    }
+                    None => report.not_audited += 1,
+                }
             }
-            parts => {
-                let (bills, errors) = audit_parts(parts, opts);
-                report.bills.extend(bills);
-                report.errors.extend(errors);
-            }
         }
-    }
+    });
     report
+}
+
+fn sort_key(r: &Result<Source>) -> &str {
+    match r {
+        Ok(s) => &s.display,
+        Err(e) => e.path().unwrap_or(""),
+    }
+}
+
+fn unit_key(u: &Unit) -> &str {
+    match u {
+        Ok(parts) => parts.first().map_or("", |s| s.display.as_str()),
+        Err(e) => e.path().unwrap_or(""),
+    }
+}
+
+/// Groups sorted sources into units of work: split parts together when
+/// merging, every other input alone; errors stay where they sorted.
+fn units(sources: Vec<Result<Source>>, merge: bool) -> Vec<Unit> {
+    let mut out: Vec<Unit> = Vec::new();
+    let mut run: Vec<Source> = Vec::new();
+    let flush = |run: &mut Vec<Source>, out: &mut Vec<Unit>| {
+        if merge {
+            out.extend(ingest::group_parts(std::mem::take(run)).into_iter().map(Ok));
+        } else {
+            out.extend(run.drain(..).map(|s| Ok(vec![s])));
+        }
+    };
+    for s in sources {
+        match s {
+            Ok(s) => run.push(s),
+            Err(e) => {
+                flush(&mut run, &mut out);
+                out.push(Err(e));
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// Audits one unit: a single input (a ZIP gives one result per entry) or
+/// the split parts of one bill.
+fn audit_unit(parts: &[Source], opts: &Options) -> Vec<SourceResult> {
+    let (bills, errors) = match parts {
+        [one] => audit_source_all(one, opts),
+        parts => audit_parts(parts, opts),
+    };
+    let mut out = Vec::with_capacity(1 + errors.len());
+    if !bills.is_empty() || errors.is_empty() {
+        out.push(Ok(bills));
+    }
+    out.extend(errors.into_iter().map(Err));
+    out
 }
 
 /// Audits one input. A file with several currencies gives one bill each; a
@@ -274,7 +413,14 @@ impl<'o> Run<'o> {
             }
         }
         let prefix_text = opened.prefix_text;
-        let mut rdr = ingest::csv::reader(opened.reader, delimiter);
+        let reader: Box<dyn Read + 'r> = match &opts.progress {
+            Some(hook) => Box::new(Counting {
+                inner: opened.reader,
+                hook: hook.clone(),
+            }),
+            None => opened.reader,
+        };
+        let mut rdr = ingest::csv::reader(reader, delimiter);
         let mut rec = ByteRecord::new();
 
         // The header is found, not assumed: title lines above it are skipped.
@@ -358,6 +504,11 @@ impl<'o> Run<'o> {
                 Err(e) => return Err(csv_error(path, &e).into()),
             }
             rows += 1;
+            if rows % 16_384 == 0 {
+                if let Some(h) = &opts.progress {
+                    (h.0)(0, 16_384);
+                }
+            }
             let line = rec.position().map_or(header_line + rows, |p| p.line());
             match norm.row(line, &rec) {
                 RowOutcome::Item(mut item) => {

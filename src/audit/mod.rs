@@ -6,6 +6,7 @@
 //! [`CHECKS`] is the one table of codes; `billaudit explain` and
 //! `docs/checks.md` are generated from it.
 
+pub mod baseline;
 pub mod hidden_fee_share;
 pub mod line_arithmetic;
 pub mod missing_amount;
@@ -50,7 +51,38 @@ pub const CHECKS: &[CheckInfo] = &[
     missing_amount::INFO,
     unclassified_items::INFO,
     mixed_currency::INFO,
+    baseline::INFO,
 ];
+
+/// `docs/checks.md`, generated from [`CHECKS`] (a test keeps the file in step).
+pub fn checks_markdown() -> String {
+    let mut s = String::from(
+        "# Checks\n\n<!-- Generated from src/audit/*.rs (CheckInfo) (also printed by `billaudit explain --all`); \
+         a test fails when this file drifts. Regenerate with `BILLAUDIT_BLESS=1 cargo test docs_checks`. -->\n\n\
+         Every finding has a stable kebab-case code and a default severity. `error` findings fail the run \
+         (exit code 1); `--fail-on warning` fails on warnings too.\n\n\
+         | code | default | fires when |\n|---|---|---|\n",
+    );
+    for c in CHECKS {
+        s.push_str(&format!(
+            "| [`{}`](#{}) | {} | {} |\n",
+            c.code, c.code, c.default_severity, c.summary
+        ));
+    }
+    for c in CHECKS {
+        s.push_str(&format!("\n## {}\n\n", c.code));
+        s.push_str(&explain_text(c));
+    }
+    s
+}
+
+/// The documentation of one check, as `billaudit explain CODE` prints it.
+pub fn explain_text(c: &CheckInfo) -> String {
+    format!(
+        "Default severity: **{}**.\n\n**What it does.** {}\n\n**Why it matters.** {}\n\n**Example.** {}\n",
+        c.default_severity, c.what, c.why, c.example
+    )
+}
 
 pub fn check_info(code: &str) -> Option<&'static CheckInfo> {
     CHECKS.iter().find(|c| c.code == code)
@@ -247,6 +279,8 @@ pub struct Bill {
     pub hidden_threshold: Decimal,
     pub findings: Vec<Finding>,
     pub passed: bool,
+    /// Set when the run compared with a baseline report.
+    pub baseline: Option<baseline::BaselineDiff>,
 }
 
 impl Bill {
@@ -384,6 +418,7 @@ impl<'p> BillBuilder<'p> {
             totals,
             findings,
             passed,
+            baseline: None,
         }
     }
 }

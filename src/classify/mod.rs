@@ -7,6 +7,8 @@
 
 pub mod rules;
 
+use rust_decimal::Decimal;
+
 use crate::model::{Category, LineItem};
 use crate::normalise::number::fold_char;
 use rules::{BUILTIN, Rule, UNCLASSIFIED};
@@ -22,6 +24,7 @@ struct Pattern {
 struct Compiled {
     id: String,
     category: Category,
+    non_positive_only: bool,
     patterns: Vec<Pattern>,
 }
 
@@ -70,6 +73,7 @@ impl Classifier {
                 .map(|r| Compiled {
                     id: format!("builtin:{}", r.id),
                     category: r.category,
+                    non_positive_only: r.non_positive_only,
                     patterns: r
                         .patterns
                         .iter()
@@ -90,10 +94,13 @@ impl Classifier {
     }
 
     /// Finds the category and rule for texts in priority tiers.
-    pub fn classify_texts(&self, tiers: &[Vec<String>]) -> (Category, &str) {
+    pub fn classify_texts(&self, tiers: &[Vec<String>], amount: Decimal) -> (Category, &str) {
         for tier in tiers {
             let folded: Vec<String> = tier.iter().map(|t| fold(t)).collect();
             for rule in &self.rules {
+                if rule.non_positive_only && amount > Decimal::ZERO {
+                    continue;
+                }
                 if folded
                     .iter()
                     .any(|t| rule.patterns.iter().any(|p| matches(t, p)))
@@ -112,7 +119,7 @@ impl Classifier {
             item.rule = format!("profile:{id}");
             return;
         }
-        let (category, id) = self.classify_texts(&item.class_text);
+        let (category, id) = self.classify_texts(&item.class_text, item.amount);
         item.category = category;
         item.rule = id.to_string();
     }
@@ -125,8 +132,33 @@ mod tests {
 
     fn one(s: &str) -> Category {
         Classifier::default()
-            .classify_texts(&[vec![s.to_string()]])
+            .classify_texts(&[vec![s.to_string()]], Decimal::ONE)
             .0
+    }
+
+    #[test]
+    fn credits_are_never_positive_charges() {
+        let c = Classifier::default();
+        let t = |s: &str| vec![vec![s.to_string()]];
+        assert_eq!(
+            c.classify_texts(&t("Promotional credit"), Decimal::NEGATIVE_ONE)
+                .0,
+            Credit
+        );
+        assert_eq!(
+            c.classify_texts(&t("代金券抵扣"), Decimal::NEGATIVE_ONE).0,
+            Credit
+        );
+        assert_eq!(
+            c.classify_texts(&t("Credit card processing fee"), Decimal::ONE)
+                .0,
+            Other
+        );
+        assert_eq!(
+            c.classify_texts(&t("H100 GPU hours (reserved discount)"), Decimal::ONE)
+                .0,
+            Compute
+        );
     }
 
     #[test]
@@ -206,10 +238,10 @@ mod tests {
             vec!["Compute".to_string()],
         ];
         assert_eq!(
-            c.classify_texts(&tiers),
+            c.classify_texts(&tiers, Decimal::ONE),
             (StorageReplica, "builtin:replica")
         );
         let tiers = vec![vec!["mystery".to_string()], vec!["Storage".to_string()]];
-        assert_eq!(c.classify_texts(&tiers).0, Storage);
+        assert_eq!(c.classify_texts(&tiers, Decimal::ONE).0, Storage);
     }
 }

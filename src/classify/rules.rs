@@ -20,6 +20,9 @@ pub struct Rule {
     pub id: &'static str,
     pub category: Category,
     pub patterns: &'static [&'static str],
+    /// Matches only amounts <= 0: a positive `Credit card fee` or a usage
+    /// row that mentions a `discount` is a charge, not a credit.
+    pub non_positive_only: bool,
     pub why: &'static str,
 }
 
@@ -44,6 +47,7 @@ pub const BUILTIN: &[Rule] = &[
             "税金",
             "消费税",
         ],
+        non_positive_only: false,
         why: "taxes are their own category and never hidden fees",
     },
     Rule {
@@ -71,7 +75,8 @@ pub const BUILTIN: &[Rule] = &[
             "退订",
             "赠送",
         ],
-        why: "credits, discounts and refunds that are their own rows",
+        non_positive_only: true,
+        why: "credits, discounts and refunds that are their own rows (negative or zero amounts only)",
     },
     Rule {
         id: "other-lookalike",
@@ -96,6 +101,7 @@ pub const BUILTIN: &[Rule] = &[
             "日志",
             "data factory",
         ],
+        non_positive_only: false,
         why: "look like fees but are not hidden fees: early-delete penalties, support, licences, security add-ons, logs, and Azure Data Factory runs (its `Orchestration Activity Runs` meter is the product, not a cluster fee)",
     },
     Rule {
@@ -123,6 +129,7 @@ pub const BUILTIN: &[Rule] = &[
             "容灾",
             "异地",
         ],
+        non_positive_only: false,
         why: "snapshots, backups and redundant copies of storage (about 60% of hidden fees)",
     },
     Rule {
@@ -186,6 +193,7 @@ pub const BUILTIN: &[Rule] = &[
             "弹性ip",
             "网络传输",
         ],
+        non_positive_only: false,
         why: "egress, ingress, inter-region and inter-AZ transfer, NAT, public IPs, CDN",
     },
     Rule {
@@ -222,6 +230,7 @@ pub const BUILTIN: &[Rule] = &[
             "服务费",
             "节点管理",
         ],
+        non_positive_only: false,
         why: "cluster-management, control-plane, platform and scheduling fees",
     },
     Rule {
@@ -264,6 +273,7 @@ pub const BUILTIN: &[Rule] = &[
             "网盘",
             "文件系统",
         ],
+        non_positive_only: false,
         why: "storage the customer provisioned: disks, volumes, file systems, object storage",
     },
     Rule {
@@ -315,6 +325,7 @@ pub const BUILTIN: &[Rule] = &[
             "显卡",
             "主机",
         ],
+        non_positive_only: false,
         why: "GPU and CPU instance time, pods, containers, serverless compute",
     },
 ];

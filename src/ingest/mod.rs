@@ -75,6 +75,10 @@ pub fn expand_paths(paths: &[String]) -> Vec<Result<Source>> {
             continue;
         }
         let path = PathBuf::from(p);
+        if !path.exists() && p.contains(['*', '?', '[']) {
+            expand_glob(p, &mut out);
+            continue;
+        }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
                 let mut found = Vec::new();
@@ -88,6 +92,34 @@ pub fn expand_paths(paths: &[String]) -> Vec<Result<Source>> {
         }
     }
     out
+}
+
+/// `exports/*.csv`, `exports/**/*.csv.gz`: for shells that pass globs through.
+fn expand_glob(pattern: &str, out: &mut Vec<Result<Source>>) {
+    let paths = match glob::glob(pattern) {
+        Ok(p) => p,
+        Err(e) => {
+            out.push(Err(Error::input(pattern, format!("bad glob pattern: {e}"))));
+            return;
+        }
+    };
+    let mut found: Vec<PathBuf> = Vec::new();
+    for entry in paths {
+        match entry {
+            Ok(p) if p.is_dir() => {
+                let mut seen = HashSet::new();
+                walk(&p, &mut found, &mut seen, out);
+            }
+            Ok(p) => found.push(p),
+            Err(e) => out.push(Err(Error::io(e.path(), io::Error::other(e.to_string())))),
+        }
+    }
+    if found.is_empty() {
+        out.push(Err(Error::input(pattern, "no file matches this pattern")));
+    }
+    found.sort();
+    found.dedup();
+    out.extend(found.into_iter().map(|f| Ok(Source::file(f))));
 }
 
 fn walk(

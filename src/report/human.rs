@@ -6,15 +6,55 @@ use std::fmt::Write;
 use rust_decimal::Decimal;
 use unicode_width::UnicodeWidthStr;
 
-use super::dec;
+use super::{Context, dec, summarise};
 use crate::audit::{Bill, percent};
+use crate::expect::Status;
 use crate::model::{Category, Severity};
 use crate::pipeline::Report;
 
-pub fn render(report: &Report) -> String {
+pub fn render(report: &Report, ctx: &Context) -> String {
     let mut out = String::new();
     for bill in &report.bills {
         render_bill(&mut out, bill);
+    }
+    if report.bills.len() > 1 {
+        let _ = writeln!(out, "per currency:");
+        for c in summarise(&report.bills) {
+            let worst: Vec<String> = c
+                .worst
+                .iter()
+                .map(|(p, h)| format!("{p} {}", percent(*h)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {}: {} bill{}, total {}, hidden {} = {}; worst: {}",
+                c.currency.as_deref().unwrap_or("currency unknown"),
+                c.bills,
+                plural(c.bills),
+                dec(c.total),
+                dec(c.hidden),
+                c.hidden_share
+                    .map(percent)
+                    .unwrap_or_else(|| "no share".into()),
+                if worst.is_empty() {
+                    "-".into()
+                } else {
+                    worst.join(", ")
+                }
+            );
+        }
+        let _ = writeln!(out);
+    }
+    if ctx.check {
+        render_expectations(&mut out, report);
+    }
+    if report.not_audited > 0 {
+        let _ = writeln!(
+            out,
+            "{} input{} not audited: --fail-fast stopped at the first error",
+            report.not_audited,
+            plural(report.not_audited)
+        );
     }
     let errors = report
         .bills
@@ -51,6 +91,40 @@ pub fn render(report: &Report) -> String {
         }
     );
     out
+}
+
+fn render_expectations(out: &mut String, report: &Report) {
+    let mut counts = [0usize; 5];
+    for o in &report.expectations {
+        let (i, label) = match &o.status {
+            Status::Matched => (0, "ok"),
+            Status::Mismatch(_) => (1, "MISMATCH"),
+            Status::Missing => (2, "no expectation"),
+            Status::Blessed => (3, "blessed"),
+            Status::Broken(_) => (4, "BROKEN"),
+        };
+        counts[i] += 1;
+        let _ = writeln!(out, "check {}: {label}", o.path);
+        match &o.status {
+            Status::Mismatch(diffs) => {
+                for d in diffs {
+                    let _ = writeln!(out, "    {d}");
+                }
+            }
+            Status::Broken(m) => {
+                let _ = writeln!(out, "    {m}");
+            }
+            Status::Blessed => {
+                let _ = writeln!(out, "    wrote {}", o.expectation);
+            }
+            _ => {}
+        }
+    }
+    let _ = writeln!(
+        out,
+        "expectations: {} matched, {} mismatched, {} missing, {} blessed, {} broken",
+        counts[0], counts[1], counts[2], counts[3], counts[4]
+    );
 }
 
 fn plural(n: usize) -> &'static str {

@@ -3,9 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dec;
+use super::{dec, summarise};
 use crate::audit::Bill;
 use crate::error::Error;
+use crate::expect::{Outcome, Status};
 use crate::model::{Category, Finding};
 use crate::pipeline::Report;
 
@@ -20,6 +21,50 @@ pub struct JsonReport {
     /// Inputs that could not be audited.
     #[serde(default)]
     pub errors: Vec<JsonError>,
+    /// Inputs not audited because `--fail-fast` stopped the run.
+    #[serde(default)]
+    pub not_audited: usize,
+    /// Aggregates per currency.
+    #[serde(default)]
+    pub summary: Vec<JsonSummary>,
+    /// `billaudit check` only: one entry per bill file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expectations: Vec<JsonExpectation>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JsonSummary {
+    pub currency: Option<String>,
+    pub bills: usize,
+    pub failed: usize,
+    pub subtotal: String,
+    pub hidden: String,
+    pub total: String,
+    pub hidden_share: Option<String>,
+    pub worst: Vec<JsonWorst>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JsonWorst {
+    pub path: String,
+    pub hidden_share: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JsonExpectation {
+    pub path: String,
+    pub expectation: String,
+    /// `matched`, `mismatch`, `missing`, `blessed` or `broken`.
+    pub status: String,
+    pub diffs: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JsonBaseline {
+    pub found: bool,
+    pub previous_hidden_share: Option<String>,
+    pub new_findings: Vec<String>,
+    pub vanished_findings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -43,6 +88,9 @@ pub struct JsonBill {
     pub stated_total: Option<String>,
     pub findings: Vec<Finding>,
     pub passed: bool,
+    /// With `--baseline`: what changed since the earlier report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<JsonBaseline>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -107,6 +155,12 @@ impl From<&Bill> for JsonBill {
             stated_total: b.stated_total.map(dec),
             findings: b.findings.clone(),
             passed: b.passed,
+            baseline: b.baseline.as_ref().map(|d| JsonBaseline {
+                found: d.found,
+                previous_hidden_share: d.previous_hidden_share.map(dec),
+                new_findings: d.new_findings.clone(),
+                vanished_findings: d.vanished_findings.clone(),
+            }),
         }
     }
 }
@@ -136,18 +190,119 @@ impl From<&Error> for JsonError {
     }
 }
 
+impl From<&Outcome> for JsonExpectation {
+    fn from(o: &Outcome) -> Self {
+        let (status, diffs) = match &o.status {
+            Status::Matched => ("matched", Vec::new()),
+            Status::Mismatch(d) => ("mismatch", d.clone()),
+            Status::Missing => ("missing", Vec::new()),
+            Status::Blessed => ("blessed", Vec::new()),
+            Status::Broken(m) => ("broken", vec![m.clone()]),
+        };
+        JsonExpectation {
+            path: o.path.clone(),
+            expectation: o.expectation.clone(),
+            status: status.into(),
+            diffs,
+        }
+    }
+}
+
+pub fn summary_json(bills: &[crate::audit::Bill]) -> Vec<JsonSummary> {
+    summarise(bills)
+        .into_iter()
+        .map(|s| JsonSummary {
+            currency: s.currency,
+            bills: s.bills,
+            failed: s.failed,
+            subtotal: dec(s.subtotal),
+            hidden: dec(s.hidden),
+            total: dec(s.total),
+            hidden_share: s.hidden_share.map(dec),
+            worst: s
+                .worst
+                .into_iter()
+                .map(|(path, h)| JsonWorst {
+                    path,
+                    hidden_share: dec(h),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
 pub fn to_json(report: &Report) -> JsonReport {
     JsonReport {
         schema_version: SCHEMA_VERSION,
         passed: report.passed(),
         bills: report.bills.iter().map(JsonBill::from).collect(),
         errors: report.errors.iter().map(JsonError::from).collect(),
+        not_audited: report.not_audited,
+        summary: summary_json(&report.bills),
+        expectations: report
+            .expectations
+            .iter()
+            .map(JsonExpectation::from)
+            .collect(),
     }
 }
 
+fn to_string<T: Serialize>(v: &T, pretty: bool) -> String {
+    let r = if pretty {
+        serde_json::to_string_pretty(v)
+    } else {
+        serde_json::to_string(v)
+    };
+    r.unwrap_or_else(|e| format!("{{\"schema_version\":{SCHEMA_VERSION},\"error\":\"{e}\"}}"))
+}
+
 pub fn render(report: &Report) -> String {
-    let mut s = serde_json::to_string_pretty(&to_json(report))
-        .unwrap_or_else(|e| format!("{{\"schema_version\":{SCHEMA_VERSION},\"error\":\"{e}\"}}"));
+    let mut s = to_string(&to_json(report), true);
     s.push('\n');
+    s
+}
+
+/// One JSON Lines record.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum JsonLine {
+    Bill(Box<JsonBill>),
+    Error(JsonError),
+    Expectation(JsonExpectation),
+}
+
+fn line(record: JsonLine) -> String {
+    let mut s = to_string(&record, false);
+    s.push('\n');
+    s
+}
+
+/// The JSON Lines records of one input's result, for streaming.
+pub fn lines_of(result: &Result<Vec<crate::audit::Bill>, Error>) -> String {
+    match result {
+        Ok(bills) => bills
+            .iter()
+            .map(|b| line(JsonLine::Bill(Box::new(JsonBill::from(b)))))
+            .collect(),
+        Err(e) => line(JsonLine::Error(JsonError::from(e))),
+    }
+}
+
+pub fn expectation_line(o: &Outcome) -> String {
+    line(JsonLine::Expectation(JsonExpectation::from(o)))
+}
+
+/// `--format jsonl` for a finished report (the CLI streams instead).
+pub fn render_lines(report: &Report) -> String {
+    let mut s = String::new();
+    for b in &report.bills {
+        s.push_str(&line(JsonLine::Bill(Box::new(JsonBill::from(b)))));
+    }
+    for e in &report.errors {
+        s.push_str(&line(JsonLine::Error(JsonError::from(e))));
+    }
+    for o in &report.expectations {
+        s.push_str(&expectation_line(o));
+    }
     s
 }

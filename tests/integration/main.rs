@@ -1,7 +1,12 @@
 //! Every integration test lives in this one test binary (one link, fast CI).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod batch;
 mod cli;
 mod cloud_fixtures;
 mod common;
+mod docs;
+mod fixtures_csv;
+mod props;
 mod real_data;
+mod real_files;

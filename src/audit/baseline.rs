@@ -1,0 +1,86 @@
+//! Comparison with an earlier JSON report (`--baseline report.json`).
+
+use std::collections::{BTreeSet, HashMap};
+
+use rust_decimal::Decimal;
+
+use super::{Bill, CheckInfo, Policy, percent};
+use crate::model::{Finding, Severity};
+use crate::report::json::{JsonBill, JsonReport};
+
+pub const INFO: CheckInfo = CheckInfo {
+    code: "hidden-share-increase",
+    default_severity: Severity::Error,
+    summary: "the hidden share grew by more than 1 percentage point since the baseline report",
+    what: "With `--baseline report.json`, finds each bill (same path and currency) in the earlier JSON report and compares the hidden shares. Fires when the share grew by more than `--max-increase` percentage points (default 1). The report also lists the findings that are new since the baseline and those that vanished.",
+    why: "A hidden share that creeps up month after month is how a bill gets expensive without anyone deciding it. Comparing with last month's report catches the trend early, even while the share is still under 5%.",
+    example: "the baseline had a hidden share of 3.10%, this month's bill 4.60%: +1.50 points, above the 1-point limit.",
+};
+
+/// What changed against the baseline, for one bill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaselineDiff {
+    /// The bill's hidden share in the baseline; `None` when the bill is new.
+    pub previous_hidden_share: Option<Decimal>,
+    pub found: bool,
+    pub new_findings: Vec<String>,
+    pub vanished_findings: Vec<String>,
+}
+
+fn key(f: &Finding) -> String {
+    match f.line {
+        Some(l) => format!("{}:{l}", f.code),
+        None => f.code.clone(),
+    }
+}
+
+/// Compares `bills` with `baseline`, adding `hidden-share-increase` findings
+/// and a [`BaselineDiff`] to each bill. `max_increase` is in percentage points.
+pub fn apply(bills: &mut [Bill], baseline: &JsonReport, max_increase: Decimal, policy: &Policy) {
+    let index: HashMap<(&str, Option<&str>), &JsonBill> = baseline
+        .bills
+        .iter()
+        .map(|b| ((b.path.as_str(), b.currency.as_deref()), b))
+        .collect();
+    for bill in bills.iter_mut() {
+        let Some(prev) = index.get(&(bill.path.as_str(), bill.currency.as_deref())) else {
+            bill.baseline = Some(BaselineDiff {
+                previous_hidden_share: None,
+                found: false,
+                new_findings: Vec::new(),
+                vanished_findings: Vec::new(),
+            });
+            continue;
+        };
+        let before: BTreeSet<String> = prev.findings.iter().map(key).collect();
+        let now: BTreeSet<String> = bill.findings.iter().map(key).collect();
+        let previous: Option<Decimal> = prev.hidden_share.as_deref().and_then(|s| s.parse().ok());
+        if let (Some(p), Some(n)) = (previous, bill.hidden_share) {
+            let grew = (n - p) * Decimal::ONE_HUNDRED;
+            if grew > max_increase {
+                if let Some(severity) = policy.severity(INFO.code) {
+                    bill.findings.push(Finding {
+                        code: INFO.code.into(),
+                        severity,
+                        message: format!(
+                            "the hidden share grew from {} to {} (+{} points), more than the {}-point limit",
+                            percent(p),
+                            percent(n),
+                            grew.round_dp(2),
+                            max_increase.normalize()
+                        ),
+                        path: bill.path.clone(),
+                        line: None,
+                    });
+                }
+            }
+        }
+        bill.baseline = Some(BaselineDiff {
+            previous_hidden_share: previous,
+            found: true,
+            new_findings: now.difference(&before).cloned().collect(),
+            vanished_findings: before.difference(&now).cloned().collect(),
+        });
+        bill.passed = !bill.findings.iter().any(|f| f.severity >= policy.fail_on);
+    }
+}

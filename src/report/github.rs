@@ -1,0 +1,61 @@
+//! `--format github`: workflow-command annotations
+//! (`::error file=...,line=...::message`) that GitHub Actions shows on the
+//! pull request.
+
+use crate::expect::Status;
+use crate::pipeline::Report;
+
+/// Escapes a message (data) of a workflow command.
+fn data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a property value of a workflow command.
+fn prop(s: &str) -> String {
+    data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for b in &report.bills {
+        for f in &b.findings {
+            let line = f.line.map(|l| format!(",line={l}")).unwrap_or_default();
+            out.push_str(&format!(
+                "::{} file={}{line},title={}::{}\n",
+                f.severity.as_str(),
+                prop(&f.path),
+                prop(&f.code),
+                data(&f.message)
+            ));
+        }
+    }
+    for e in &report.errors {
+        let (file, line) = match e {
+            crate::Error::Input(i) => (i.path.clone(), i.line),
+            other => (other.path().unwrap_or("").to_string(), None),
+        };
+        let line = line.map(|l| format!(",line={l}")).unwrap_or_default();
+        out.push_str(&format!(
+            "::error file={}{line},title=input-error::{}\n",
+            prop(&file),
+            data(&e.to_string())
+        ));
+    }
+    for o in &report.expectations {
+        let msg = match &o.status {
+            Status::Mismatch(d) => Some(d.join("\n")),
+            Status::Broken(m) => Some(m.clone()),
+            _ => None,
+        };
+        if let Some(msg) = msg {
+            out.push_str(&format!(
+                "::error file={},title=expectation-mismatch::{}\n",
+                prop(&o.path),
+                data(&msg)
+            ));
+        }
+    }
+    out
+}
