@@ -253,21 +253,28 @@ impl RowNormaliser<'_> {
         }
         for (role, slot) in [(Role::Start, &mut item.start), (Role::End, &mut item.end)] {
             if let Some(t) = self.field(line, rec, role)? {
-                // Huawei writes a whole range where a start time is expected.
-                match date::parse_range(&t) {
-                    Some((s, e)) => *slot = Some(if role == Role::Start { s } else { e }),
-                    None => *slot = date::parse_datetime(&t).or(*slot),
+                // Huawei writes a whole range where a start time is expected;
+                // a plain time (every row of most exports) is tried first.
+                match date::parse_datetime(&t) {
+                    Some(d) => *slot = Some(d),
+                    None => {
+                        if let Some((s, e)) = date::parse_range(&t) {
+                            *slot = Some(if role == Role::Start { s } else { e });
+                        }
+                    }
                 }
             }
         }
         if item.start.is_none() {
             if let Some(t) = self.field(line, rec, Role::Date)? {
-                match date::parse_range(&t) {
-                    Some((s, e)) => {
-                        item.start = Some(s);
-                        item.end = item.end.or(Some(e));
+                match date::parse_datetime(&t) {
+                    Some(d) => item.start = Some(d),
+                    None => {
+                        if let Some((s, e)) = date::parse_range(&t) {
+                            item.start = Some(s);
+                            item.end = item.end.or(Some(e));
+                        }
                     }
-                    None => item.start = date::parse_datetime(&t),
                 }
             }
         }
