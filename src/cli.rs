@@ -13,7 +13,8 @@ use billaudit::audit::{Policy, Thresholds, parse_fraction};
 use billaudit::expect;
 use billaudit::ingest::TextEncoding;
 use billaudit::ingest::{Origin, Source};
-use billaudit::normalise::profile::Role;
+use billaudit::normalise::profile::{CostBasis, Role};
+use billaudit::normalise::profiles::{builtin, by_name};
 use billaudit::pipeline::ProgressHook;
 use billaudit::report::{self, Context, Format, json};
 use billaudit::{InputKind, Options, Severity};
@@ -50,6 +51,8 @@ enum Command {
     Check(CheckArgs),
     /// Print the documentation of a check: what it does, why it matters, an example.
     Explain(ExplainArgs),
+    /// List the bill formats (profiles) billaudit recognises, with the cost column each uses.
+    Profiles,
 }
 
 #[derive(Debug, Args)]
@@ -145,6 +148,35 @@ struct CommonArgs {
     /// Read the input as this kind instead of deciding from its content.
     #[arg(long, value_enum, default_value_t = InputArg::Auto)]
     input: InputArg,
+
+    /// Read every input with this profile instead of recognising it (see `billaudit profiles`).
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+
+    /// Which cost is the amount, where the format has several (FOCUS: BilledCost,
+    /// EffectiveCost, ListCost, ContractedCost). Other formats use their one cost column.
+    #[arg(long, value_enum, default_value_t = CostArg::Billed)]
+    cost: CostArg,
+
+    /// Audit split parts (`bill_1.csv`, `bill_2.csv`, same header) as one bill (the default).
+    #[arg(long, overrides_with = "no_merge")]
+    merge: bool,
+
+    /// Audit split parts as separate bills.
+    #[arg(long, overrides_with = "merge")]
+    no_merge: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CostArg {
+    /// BilledCost: what is invoiced (default).
+    Billed,
+    /// EffectiveCost: amortised, after commitment discounts.
+    Effective,
+    /// ListCost: public list prices.
+    List,
+    /// ContractedCost: negotiated prices before commitments.
+    Contracted,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -230,11 +262,62 @@ pub fn run() -> u8 {
         Command::Audit(a) => audit(a),
         Command::Check(c) => check(c),
         Command::Explain(e) => explain(e),
+        Command::Profiles => profiles(),
     }
 }
 
-fn options(c: &CommonArgs) -> Options {
-    Options {
+fn profiles() -> u8 {
+    let mut out = String::new();
+    for p in builtin() {
+        let extra: Vec<String> = p
+            .costs
+            .iter()
+            .filter(|(b, _)| *b != CostBasis::Billed)
+            .map(|(b, _)| format!("--cost {}", b.as_str()))
+            .collect();
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", extra.join(", "))
+        };
+        out.push_str(&format!(
+            "{:<12} cost: {}{}\n             {}\n",
+            p.name, p.cost_column, extra, p.summary
+        ));
+    }
+    match io::stdout().write_all(out.as_bytes()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => EXIT_INPUT,
+        _ => EXIT_OK,
+    }
+}
+
+/// The run's options; an unknown `--profile` is a usage error (exit 2).
+fn options(c: &CommonArgs) -> Result<Options, u8> {
+    let (profiles, forced_profile) = match &c.profile {
+        Some(name) => match by_name(name) {
+            Some(p) => (vec![p], true),
+            None => {
+                let names: Vec<String> = builtin().into_iter().map(|p| p.name).collect();
+                let _ = writeln!(
+                    io::stderr(),
+                    "billaudit: error: unknown profile `{name}` (expected one of: {})",
+                    names.join(", ")
+                );
+                return Err(EXIT_INPUT);
+            }
+        },
+        None => (builtin(), false),
+    };
+    Ok(Options {
+        profiles,
+        forced_profile,
+        cost: match c.cost {
+            CostArg::Billed => CostBasis::Billed,
+            CostArg::Effective => CostBasis::Effective,
+            CostArg::List => CostBasis::List,
+            CostArg::Contracted => CostBasis::Contracted,
+        },
+        merge: !c.no_merge,
         encoding: c.encoding,
         columns: c.columns.clone(),
         input: match c.input {
@@ -255,7 +338,7 @@ fn options(c: &CommonArgs) -> Options {
         fail_fast: c.fail_fast,
         progress: progress_hook(&c.paths),
         ..Options::default()
-    }
+    })
 }
 
 fn fail_on(c: &CommonArgs) -> Severity {
@@ -337,7 +420,10 @@ fn print_errors(report: &billaudit::Report) {
 }
 
 fn audit(a: AuditArgs) -> u8 {
-    let opts = options(&a.common);
+    let opts = match options(&a.common) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let baseline = match &a.baseline {
         Some(path) => match load_baseline(path) {
             Ok(b) => Some(b),
@@ -397,7 +483,10 @@ fn load_baseline(path: &std::path::Path) -> Result<json::JsonReport, String> {
 }
 
 fn check(c: CheckArgs) -> u8 {
-    let opts = options(&c.common);
+    let opts = match options(&c.common) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let format = c.common.format.format();
     let mut out = Out { broken: false };
     let mut outcomes = Vec::new();

@@ -14,10 +14,13 @@ use rayon::prelude::*;
 use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
 use crate::classify::Classifier;
 use crate::error::{Error, InputError, Result};
-use crate::ingest::{self, Source, TextEncoding};
+use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
 use crate::normalise::number::DecimalMark;
-use crate::normalise::profile::{self, ColumnOverrides, Profile};
+use crate::normalise::profile::{
+    self, ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile,
+};
+use crate::normalise::profiles;
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
 
 /// What the content is.
@@ -37,7 +40,15 @@ pub struct Options {
     pub columns: ColumnOverrides,
     pub input: InputKind,
     pub policy: Policy,
+    /// Profiles tried in order on each header candidate.
     pub profiles: Vec<Profile>,
+    /// `profiles` is the single profile the user named (`--profile`): its
+    /// signature is not required.
+    pub forced_profile: bool,
+    /// Which cost column is the amount (`--cost`), where a profile has a choice.
+    pub cost: CostBasis,
+    /// Audit split parts (`bill_1.csv`, `bill_2.csv`) as one bill.
+    pub merge: bool,
     pub classifier: Classifier,
     /// Stop at the first input error instead of auditing the rest.
     pub fail_fast: bool,
@@ -76,7 +87,10 @@ impl Default for Options {
             columns: Vec::new(),
             input: InputKind::Auto,
             policy: Policy::default(),
-            profiles: vec![profile::generic()],
+            profiles: profiles::builtin(),
+            forced_profile: false,
+            cost: CostBasis::Billed,
+            merge: true,
             classifier: Classifier::default(),
             fail_fast: false,
             progress: None,
@@ -106,15 +120,22 @@ impl Report {
 /// What one input gave.
 pub type SourceResult = Result<Vec<Bill>>;
 
+/// One unit of work: an input, the split parts of one bill, or an input
+/// that could not even be listed.
+type Unit = Result<Vec<Source>>;
+
 /// Audits every path (files, directories, globs, `-`) in parallel and
-/// returns the bills sorted by path.
+/// returns the bills sorted by path. With `opts.merge`, split parts
+/// (`bill_1.csv`, `bill_2.csv`) are audited as one bill.
 pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
     audit_paths_streaming(paths, opts, &mut |_, _| {})
 }
 
 /// Like [`audit_paths`], and calls `each` with every input's result as soon
 /// as it and all inputs sorted before it are done, so output can stream in
-/// a deterministic order while the work runs in parallel.
+/// a deterministic order while the work runs in parallel. An input that
+/// gives bills and errors (a ZIP with a refused entry) calls `each` once per
+/// result.
 pub fn audit_paths_streaming(
     paths: &[String],
     opts: &Options,
@@ -123,43 +144,46 @@ pub fn audit_paths_streaming(
     let mut sources = ingest::expand_paths(paths);
     sources.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
     sources.dedup_by(|a, b| a.is_ok() && b.is_ok() && sort_key(a) == sort_key(b));
+    let units = units(sources, opts.merge);
     let stop = AtomicBool::new(false);
     let mut report = Report::default();
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<SourceResult>)>();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Option<Vec<SourceResult>>)>();
     std::thread::scope(|scope| {
-        let sources = &sources;
+        let units = &units;
         let stop = &stop;
         scope.spawn(move || {
-            sources
+            units
                 .par_iter()
                 .enumerate()
-                .for_each_with(tx, |tx, (i, source)| {
+                .for_each_with(tx, |tx, (i, unit)| {
                     if stop.load(Ordering::Relaxed) {
                         let _ = tx.send((i, None));
                         return;
                     }
-                    let result = match source {
-                        Ok(s) => audit_source(s, opts),
-                        Err(e) => Err(e.clone_shallow()),
+                    let results = match unit {
+                        Ok(parts) => audit_unit(parts, opts),
+                        Err(e) => vec![Err(e.clone_shallow())],
                     };
-                    if result.is_err() && opts.fail_fast {
+                    if opts.fail_fast && results.iter().any(|r| r.is_err()) {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    let _ = tx.send((i, Some(result)));
+                    let _ = tx.send((i, Some(results)));
                 });
         });
-        let mut pending: BTreeMap<usize, Option<SourceResult>> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, Option<Vec<SourceResult>>> = BTreeMap::new();
         let mut next = 0;
         for (i, r) in rx {
             pending.insert(i, r);
             while let Some(r) = pending.remove(&next) {
                 next += 1;
                 match r {
-                    Some(mut r) => {
-                        each(sort_key(&sources[next - 1]), &mut r);
-                        match r {
-                            Ok(bills) => report.bills.extend(bills),
-                            Err(e) => report.errors.push(e),
+                    Some(results) => {
+                        for mut r in results {
+                            each(unit_key(&units[next - 1]), &mut r);
+                            match r {
+                                Ok(bills) => report.bills.extend(bills),
+                                Err(e) => report.errors.push(e),
+                            }
                         }
                     }
                     None => report.not_audited += 1,
@@ -177,115 +201,402 @@ fn sort_key(r: &Result<Source>) -> &str {
     }
 }
 
-/// Audits one input. A file with several currencies gives one bill each.
+fn unit_key(u: &Unit) -> &str {
+    match u {
+        Ok(parts) => parts.first().map_or("", |s| s.display.as_str()),
+        Err(e) => e.path().unwrap_or(""),
+    }
+}
+
+/// Groups sorted sources into units of work: split parts together when
+/// merging, every other input alone; errors stay where they sorted.
+fn units(sources: Vec<Result<Source>>, merge: bool) -> Vec<Unit> {
+    let mut out: Vec<Unit> = Vec::new();
+    let mut run: Vec<Source> = Vec::new();
+    let flush = |run: &mut Vec<Source>, out: &mut Vec<Unit>| {
+        if merge {
+            out.extend(ingest::group_parts(std::mem::take(run)).into_iter().map(Ok));
+        } else {
+            out.extend(run.drain(..).map(|s| Ok(vec![s])));
+        }
+    };
+    for s in sources {
+        match s {
+            Ok(s) => run.push(s),
+            Err(e) => {
+                flush(&mut run, &mut out);
+                out.push(Err(e));
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// Audits one unit: a single input (a ZIP gives one result per entry) or
+/// the split parts of one bill.
+fn audit_unit(parts: &[Source], opts: &Options) -> Vec<SourceResult> {
+    let (bills, errors) = match parts {
+        [one] => audit_source_all(one, opts),
+        parts => audit_parts(parts, opts),
+    };
+    let mut out = Vec::with_capacity(1 + errors.len());
+    if !bills.is_empty() || errors.is_empty() {
+        out.push(Ok(bills));
+    }
+    out.extend(errors.into_iter().map(Err));
+    out
+}
+
+/// Audits one input. A file with several currencies gives one bill each; a
+/// ZIP archive gives the bills of each of its CSV entries. The first error
+/// (of any entry) is returned; [`audit_paths`] keeps the good entries too.
 pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
-    let mut opened = ingest::open(source, opts.encoding)?;
-    if let Some(hook) = &opts.progress {
-        opened.reader = Box::new(Counting {
-            inner: opened.reader,
-            hook: hook.clone(),
-        });
-    }
-    let path = source.display.as_str();
-    if opts.input == InputKind::Text {
-        return Err(text_not_supported(path));
-    }
-    let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
-    let mut rdr = ingest::csv::reader(opened.reader, delimiter);
-    let mut rec = ByteRecord::new();
-
-    // The header is found, not assumed: title lines above it are skipped.
-    let mut found = None;
-    let mut searched = 0;
-    loop {
-        if searched >= HEADER_SEARCH_ROWS {
-            break;
-        }
-        match rdr.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(path, &e)),
-        }
-        searched += 1;
-        let cells: Vec<String> = rec
-            .iter()
-            .map(|c| String::from_utf8_lossy(c).into_owned())
-            .collect();
-        if let Some((p, map)) = detect_header(&opts.profiles, &cells, &opts.columns) {
-            let line = rec.position().map_or(1, |p| p.line());
-            found = Some((p, map, line));
-            break;
-        }
-    }
-    let Some((profile, map, header_line)) = found else {
-        if searched == 0 {
-            return Err(Error::input(path, "the file has no rows"));
-        }
-        if opts.input == InputKind::Auto && !looks_like_csv(&opened.prefix_text, delimiter) {
-            return Err(text_not_supported(path));
-        }
-        return Err(Error::input(
-            path,
-            format!(
-                "no header row found in the first {searched} rows: looked for an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME",
-                amount_aliases(&opts.profiles)
-            ),
-        ));
-    };
-
-    let mark = profile.decimal_mark.unwrap_or(if delimiter == b';' {
-        DecimalMark::Comma
+    let (bills, mut errors) = audit_source_all(source, opts);
+    if errors.is_empty() {
+        Ok(bills)
     } else {
-        DecimalMark::Dot
-    });
-    let norm = RowNormaliser {
-        map: &map,
-        mark,
-        path,
+        Err(errors.remove(0))
+    }
+}
+
+/// Like [`audit_source`], keeping every bill and every error.
+fn audit_source_all(source: &Source, opts: &Options) -> (Vec<Bill>, Vec<Error>) {
+    if opts.input == InputKind::Text {
+        return (Vec::new(), vec![text_not_supported(&source.display)]);
+    }
+    if ingest::is_zip(source) {
+        let mut bills = Vec::new();
+        let errors = archive::for_each_entry(source, |display, entry| {
+            let opened = ingest::open_reader(display, Box::new(entry), opts.encoding)?;
+            let mut run = Run::new(display, opts);
+            run.feed(display, opened)?;
+            bills.extend(run.finish()?);
+            Ok(())
+        });
+        return (bills, errors);
+    }
+    let one = || -> Result<Vec<Bill>> {
+        let opened = ingest::open(source, opts.encoding)?;
+        let mut run = Run::new(&source.display, opts);
+        run.feed(&source.display, opened)?;
+        run.finish()
     };
-    let mut bills = Bills::new(
-        path,
-        &profile.name,
-        map.header_currency.clone(),
-        &opts.policy,
-    );
-    let mut rows = 0u64;
-    loop {
-        match rdr.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(csv_error(path, &e)),
-        }
-        rows += 1;
-        if rows % 16_384 == 0 {
-            if let Some(h) = &opts.progress {
-                (h.0)(0, 16_384);
+    match one() {
+        Ok(b) => (b, Vec::new()),
+        Err(e) => (Vec::new(), vec![e]),
+    }
+}
+
+/// Audits the split parts of one bill in part order, one pass over the rows.
+/// A part whose header differs from the first part's starts a bill of its own.
+pub fn audit_parts(parts: &[Source], opts: &Options) -> (Vec<Bill>, Vec<Error>) {
+    let mut bills = Vec::new();
+    let mut errors = Vec::new();
+    let names: Vec<&str> = parts.iter().map(|p| p.display.as_str()).collect();
+    let display = merged_name(&names);
+    let mut run = Run::new(&display, opts);
+    for part in parts {
+        let opened = match ingest::open(part, opts.encoding) {
+            Ok(o) => o,
+            Err(e) => {
+                errors.push(e);
+                continue;
             }
-        }
-        let line = rec.position().map_or(header_line + rows, |p| p.line());
-        match norm.row(line, &rec) {
-            RowOutcome::Item(mut item) => {
-                opts.classifier.classify(&mut item);
-                bills.add_item(&item);
+        };
+        match run.feed(&part.display, opened) {
+            Ok(()) => {}
+            Err(Fed::Differs(opened)) => {
+                // Not the same bill after all: close the first, audit this alone.
+                let done = std::mem::replace(&mut run, Run::new(&part.display, opts));
+                match done.finish() {
+                    Ok(b) => bills.extend(b),
+                    Err(e) => errors.push(e),
+                }
+                if let Err(e) = run.feed(&part.display, *opened) {
+                    errors.push(e.into());
+                }
             }
-            RowOutcome::Skip(reason, finding) => bills.add_skip(reason, finding),
-            RowOutcome::StatedTotal(amount) => {
-                bills.add_skip(SkipReason::Summary, None);
-                bills.primary().stated_total = Some((line, amount));
-            }
+            Err(Fed::Error(e)) => errors.push(e),
         }
     }
-    if rows == 0 {
-        return Err(Error::at_line(
+    match run.finish() {
+        Ok(b) => bills.extend(b),
+        Err(e) => errors.push(e),
+    }
+    (bills, errors)
+}
+
+/// `d/huawei_1.csv + huawei_2.csv`: how a merged bill is named in reports.
+fn merged_name(names: &[&str]) -> String {
+    let mut out = names.first().map(|s| s.to_string()).unwrap_or_default();
+    for n in names.iter().skip(1) {
+        let file = std::path::Path::new(n)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| n.to_string());
+        out.push_str(" + ");
+        out.push_str(&file);
+    }
+    out
+}
+
+/// Why a part could not be fed into a run.
+enum Fed<'a> {
+    /// Its header differs from the run's: the opened part comes back.
+    Differs(Box<Opened<'a>>),
+    Error(Error),
+}
+
+impl From<Error> for Fed<'_> {
+    fn from(e: Error) -> Self {
+        Fed::Error(e)
+    }
+}
+
+impl From<Fed<'_>> for Error {
+    fn from(f: Fed<'_>) -> Self {
+        match f {
+            Fed::Error(e) => e,
+            Fed::Differs(_) => Error::Usage("a part's header differs".into()),
+        }
+    }
+}
+
+/// One bill being built from one or more inputs with the same header.
+struct Run<'o> {
+    display: String,
+    opts: &'o Options,
+    state: Option<RunState<'o>>,
+    rows: u64,
+    header_line: u64,
+    last_path: String,
+}
+
+struct RunState<'o> {
+    profile: &'o Profile,
+    map: ColumnMap,
+    header: Vec<String>,
+    bills: Bills<'o>,
+}
+
+impl<'o> Run<'o> {
+    fn new(display: &str, opts: &'o Options) -> Self {
+        Run {
+            display: display.to_string(),
+            opts,
+            state: None,
+            rows: 0,
+            header_line: 1,
+            last_path: display.to_string(),
+        }
+    }
+
+    /// Reads one input's header and streams its rows into the bill.
+    fn feed<'r>(&mut self, path: &str, opened: Opened<'r>) -> std::result::Result<(), Fed<'r>> {
+        let opts = self.opts;
+        let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
+        if let Some(st) = &self.state {
+            // A later part: its header must be the first part's.
+            let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);
+            let same = probe
+                .byte_records()
+                .take(HEADER_SEARCH_ROWS)
+                .map_while(|r| r.ok())
+                .any(|rec| {
+                    rec.iter()
+                        .map(|c| String::from_utf8_lossy(c).into_owned())
+                        .eq(st.header.iter().cloned())
+                });
+            if !same {
+                return Err(Fed::Differs(Box::new(opened)));
+            }
+        }
+        let prefix_text = opened.prefix_text;
+        let reader: Box<dyn Read + 'r> = match &opts.progress {
+            Some(hook) => Box::new(Counting {
+                inner: opened.reader,
+                hook: hook.clone(),
+            }),
+            None => opened.reader,
+        };
+        let mut rdr = ingest::csv::reader(reader, delimiter);
+        let mut rec = ByteRecord::new();
+
+        // The header is found, not assumed: title lines above it are skipped.
+        let mut found = None;
+        let mut searched = 0;
+        while searched < HEADER_SEARCH_ROWS {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_error(path, &e).into()),
+            }
+            searched += 1;
+            let cells: Vec<String> = rec
+                .iter()
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect();
+            if let Some(state) = &self.state {
+                if cells == state.header {
+                    found = Some(rec.position().map_or(1, |p| p.line()));
+                    break;
+                }
+                continue;
+            }
+            if let Some((p, map)) = detect_header(
+                &opts.profiles,
+                &cells,
+                &opts.columns,
+                opts.cost,
+                opts.forced_profile,
+            ) {
+                let line = rec.position().map_or(1, |p| p.line());
+                let map = match map {
+                    Ok(m) => m,
+                    Err(missing) => return Err(missing_columns(path, line, &missing).into()),
+                };
+                let bills = Bills::new(
+                    &self.display,
+                    &p.name,
+                    map.header_currency.clone(),
+                    &opts.policy,
+                );
+                self.state = Some(RunState {
+                    profile: p,
+                    map,
+                    header: cells,
+                    bills,
+                });
+                found = Some(line);
+                break;
+            }
+        }
+        let Some(header_line) = found else {
+            if searched == 0 {
+                return Err(Error::input(path, "the file has no rows").into());
+            }
+            if opts.input == InputKind::Auto && !looks_like_csv(&prefix_text, delimiter) {
+                return Err(text_not_supported(path).into());
+            }
+            return Err(no_header(path, searched, opts).into());
+        };
+        self.header_line = header_line;
+        self.last_path = path.to_string();
+        let Some(state) = &mut self.state else {
+            return Err(Error::input(path, "no header").into());
+        };
+        let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
+            DecimalMark::Comma
+        } else {
+            DecimalMark::Dot
+        });
+        let norm = RowNormaliser {
+            map: &state.map,
+            mark,
             path,
-            header_line,
-            format!(
-                "the file has a header but no data rows (columns: {})",
-                map.describe()
-            ),
-        ));
+        };
+        let mut rows = 0u64;
+        loop {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_error(path, &e).into()),
+            }
+            rows += 1;
+            if rows % 16_384 == 0 {
+                if let Some(h) = &opts.progress {
+                    (h.0)(0, 16_384);
+                }
+            }
+            let line = rec.position().map_or(header_line + rows, |p| p.line());
+            match norm.row(line, &rec) {
+                RowOutcome::Item(mut item) => {
+                    opts.classifier.classify(&mut item);
+                    state.bills.add_item(&item);
+                }
+                RowOutcome::WithCredits(mut item, credits) => {
+                    opts.classifier.classify(&mut item);
+                    state.bills.add_item(&item);
+                    for mut c in credits {
+                        opts.classifier.classify(&mut c);
+                        state.bills.add_item(&c);
+                    }
+                }
+                RowOutcome::Skip(reason, finding) => state.bills.add_skip(reason, finding),
+                RowOutcome::StatedTotal(amount) => {
+                    state.bills.add_skip(SkipReason::Summary, None);
+                    state.bills.primary().stated_total = Some((line, amount));
+                }
+            }
+        }
+        self.rows += rows;
+        Ok(())
     }
-    bills.finish(path)
+
+    fn finish(self) -> Result<Vec<Bill>> {
+        let Some(state) = self.state else {
+            return Err(Error::input(&self.display, "no header row found"));
+        };
+        if self.rows == 0 {
+            return Err(Error::at_line(
+                &self.last_path,
+                self.header_line,
+                format!(
+                    "the file has a header but no data rows: nothing to audit (profile {}, columns: {})",
+                    state.profile.name,
+                    state.map.describe()
+                ),
+            ));
+        }
+        state.bills.finish(&self.display)
+    }
+}
+
+/// A header recognised as a profile's, without a column it cannot do without.
+fn missing_columns(path: &str, line: u64, m: &MissingColumns) -> Error {
+    let list = m
+        .columns
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let what = if m.columns.len() == 1 {
+        "column"
+    } else {
+        "columns"
+    };
+    Error::at_line(
+        path,
+        line,
+        format!(
+            "read as a `{}` export (see `billaudit profiles`), but the required {what} {list} is missing from the header; the bill cannot be audited without it (choose another profile with --profile, or map columns with --columns)",
+            m.profile
+        ),
+    )
+}
+
+fn no_header(path: &str, searched: usize, opts: &Options) -> Error {
+    if opts.forced_profile {
+        let cost = opts
+            .profiles
+            .first()
+            .map(|p| format!("`{}` ({})", p.cost_column, p.name))
+            .unwrap_or_default();
+        return Error::input(
+            path,
+            format!(
+                "no header row of the forced profile found in the first {searched} rows: its cost column {cost} is missing"
+            ),
+        );
+    }
+    Error::input(
+        path,
+        format!(
+            "no header row found in the first {searched} rows: looked for a known export (see `billaudit profiles`) or an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME",
+            amount_aliases(&opts.profiles)
+        ),
+    )
 }
 
 fn text_not_supported(path: &str) -> Error {
@@ -313,6 +624,7 @@ fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
 fn amount_aliases(profiles: &[Profile]) -> String {
     profiles
         .iter()
+        .filter(|p| p.signature.is_empty())
         .flat_map(|p| p.columns.iter())
         .filter(|(r, _)| *r == profile::Role::Amount)
         .flat_map(|(_, a)| a.iter().take(6).cloned())

@@ -1,4 +1,6 @@
 use super::{CheckInfo, Sink};
+use rust_decimal::Decimal;
+
 use crate::model::{LineItem, Severity};
 use crate::normalise::number::half_unit;
 
@@ -6,7 +8,7 @@ pub const INFO: CheckInfo = CheckInfo {
     code: "line-arithmetic",
     default_severity: Severity::Error,
     summary: "quantity x unit price differs from the amount",
-    what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is a finding too. Fires when they differ by more than half a unit of the compared amount's last written decimal (0.005 for `12.30`).",
+    what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is a finding too (for refunds, a credit larger than the listed one). Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact).",
     why: "A line whose arithmetic does not add up is either a billing error or a fee folded into the price. Either way somebody should look at it.",
     example: "`GPU hours, 20, 1.80, 37.00`: 20 x 1.80 = 36.00, but the line charges 37.00 (off by 1.00).",
 };
@@ -14,14 +16,21 @@ pub const INFO: CheckInfo = CheckInfo {
 pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
     // A payable amount above the list amount is a surcharge, not a discount.
     if let Some(list) = item.list_amount {
-        if item.amount > list && item.amount - list > half_unit(item.amount) {
+        // Refunds are negative on both sides: `-7.20` payable against `-8.00`
+        // list is a discounted refund, not a surcharge.
+        let above = if list < Decimal::ZERO {
+            item.amount < list
+        } else {
+            item.amount > list
+        };
+        if above && (item.amount - list).abs() > half_unit(item.amount) {
             sink.emit(
                 &INFO,
                 Some(item.line),
                 format!(
                     "the amount {} is above the list amount {list} (by {}): {}",
                     item.amount,
-                    item.amount - list,
+                    (item.amount - list).abs(),
                     item.description
                 ),
             );
@@ -39,7 +48,21 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
         None => (item.amount, "amount"),
     };
     let diff = (product - against).abs();
-    if diff > half_unit(against) {
+    // Rounding of a factor moves the product by up to |other factor| x its half unit.
+    let slack = |x: Decimal, other: Decimal| {
+        if x.scale() == 0 {
+            Decimal::ZERO
+        } else {
+            other
+                .abs()
+                .checked_mul(half_unit(x))
+                .unwrap_or(Decimal::MAX)
+        }
+    };
+    let tolerance = half_unit(against)
+        .saturating_add(slack(q, p))
+        .saturating_add(slack(p, q));
+    if diff > tolerance {
         sink.emit(
             &INFO,
             Some(item.line),

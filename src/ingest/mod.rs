@@ -1,6 +1,7 @@
 //! Stage 1: bytes in. Finds the input files, opens them, decides the
 //! encoding and whether the content is a CSV export or a text invoice.
 
+pub mod archive;
 pub mod csv;
 pub mod decode;
 
@@ -49,7 +50,7 @@ impl Source {
 }
 
 /// File endings that a directory walk picks up as bills.
-pub const BILL_EXTENSIONS: &[&str] = &["csv", "tsv", "txt"];
+pub const BILL_EXTENSIONS: &[&str] = &["csv", "tsv", "txt", "csv.gz", "tsv.gz", "zip"];
 
 fn is_bill_file(path: &Path) -> bool {
     let name = path
@@ -154,31 +155,58 @@ fn walk(
 
 /// An opened input: its encoding, a decoded prefix for sniffing, and a
 /// reader that yields the whole content as UTF-8 (UTF-8 is passed through).
-pub struct Opened {
+pub struct Opened<'a> {
     pub encoding: TextEncoding,
     /// The first bytes of the content, decoded (lossily), for sniffing.
     pub prefix_text: String,
-    pub reader: Box<dyn Read>,
+    pub reader: Box<dyn Read + 'a>,
 }
 
+const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
+const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
+
 /// Opens a source, decides its encoding (or uses `forced`) and refuses
-/// binary content with a message that says what it looks like.
-pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened> {
-    let mut raw: Box<dyn Read> = match &source.origin {
+/// binary content with a message that says what it looks like. Gzip
+/// (`.csv.gz`, multi-member too) is decompressed on the fly. ZIP archives
+/// are read by [`archive`], not here.
+pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'static>> {
+    let raw: Box<dyn Read> = match &source.origin {
         Origin::File(p) => Box::new(File::open(p).map_err(|e| Error::io(p, e))?),
         Origin::Stdin => Box::new(io::stdin()),
     };
-    let io_err = |e| Error::Io {
-        path: source.display.clone(),
-        source: e,
-    };
+    open_reader(&source.display, raw, forced)
+}
+
+fn read_prefix<'a>(
+    display: &str,
+    mut raw: Box<dyn Read + 'a>,
+) -> Result<(Vec<u8>, Box<dyn Read + 'a>)> {
     let mut prefix = Vec::with_capacity(PREFIX_LEN);
     (&mut raw)
         .take(PREFIX_LEN as u64)
         .read_to_end(&mut prefix)
-        .map_err(io_err)?;
+        .map_err(|e| Error::Io {
+            path: display.to_string(),
+            source: e,
+        })?;
+    Ok((prefix, raw))
+}
+
+/// Like [`open`], over any reader (a ZIP entry, a test buffer).
+pub fn open_reader<'a>(
+    display: &str,
+    raw: Box<dyn Read + 'a>,
+    forced: Option<TextEncoding>,
+) -> Result<Opened<'a>> {
+    let (mut prefix, mut raw) = read_prefix(display, raw)?;
+    if prefix.starts_with(GZIP_MAGIC) {
+        // AWS CUR ships `.csv.gz`; concatenated members are one stream.
+        let whole: Box<dyn Read + 'a> = Box::new(Cursor::new(prefix).chain(raw));
+        let gz: Box<dyn Read + 'a> = Box::new(flate2::read::MultiGzDecoder::new(whole));
+        (prefix, raw) = read_prefix(display, gz)?;
+    }
     if prefix.is_empty() {
-        return Err(Error::input(&source.display, "the file is empty"));
+        return Err(Error::input(display, "the file is empty"));
     }
     let encoding = match forced {
         Some(e) => e,
@@ -186,7 +214,7 @@ pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened> {
             Sniffed::Text(e) => e,
             Sniffed::Binary(what) => {
                 return Err(Error::input(
-                    &source.display,
+                    display,
                     format!("this is {what}, not a bill (CSV export or text invoice)"),
                 ));
             }
@@ -199,4 +227,100 @@ pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened> {
         prefix_text,
         reader: decode::utf8_reader(whole, encoding),
     })
+}
+
+/// Whether a source is a ZIP archive (by its first bytes).
+pub fn is_zip(source: &Source) -> bool {
+    match &source.origin {
+        Origin::File(p) => {
+            let mut magic = [0u8; 4];
+            File::open(p)
+                .and_then(|mut f| f.read_exact(&mut magic))
+                .is_ok()
+                && magic == ZIP_MAGIC
+        }
+        Origin::Stdin => false,
+    }
+}
+
+/// Split parts: `bill_1.csv`, `bill_2.csv` -> (`bill`, `.csv`, n). Parts
+/// with the same stem, extension and folder belong to one bill.
+pub fn part_key(path: &Path) -> Option<(PathBuf, String, u32)> {
+    let name = path.file_name()?.to_str()?;
+    let lower = name.to_ascii_lowercase();
+    let ext_at = ["csv.gz", "tsv.gz", "csv", "tsv", "txt"]
+        .iter()
+        .find_map(|e| lower.strip_suffix(&format!(".{e}")).map(|s| s.len()))?;
+    let stem = &name[..ext_at];
+    let (base, n) = stem.rsplit_once('_')?;
+    if base.is_empty() || n.is_empty() || n.len() > 6 || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u32 = n.parse().ok()?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    Some((dir.join(base), name[ext_at..].to_ascii_lowercase(), n))
+}
+
+/// Groups the sources into bills: split parts of one bill together (in part
+/// order), everything else alone, in the order first seen.
+pub fn group_parts(sources: Vec<Source>) -> Vec<Vec<Source>> {
+    type Key = Option<(PathBuf, String)>;
+    let mut groups: Vec<(Key, Vec<(u32, Source)>)> = Vec::new();
+    for s in sources {
+        let key = match &s.origin {
+            Origin::File(p) => part_key(p),
+            Origin::Stdin => None,
+        };
+        match key {
+            Some((stem, ext, n)) => {
+                let k = Some((stem, ext));
+                match groups.iter_mut().find(|(g, _)| *g == k) {
+                    Some((_, parts)) => parts.push((n, s)),
+                    None => groups.push((k, vec![(n, s)])),
+                }
+            }
+            None => groups.push((None, vec![(0, s)])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, mut parts)| {
+            parts.sort_by_key(|(n, _)| *n);
+            parts.into_iter().map(|(_, s)| s).collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_parts_are_grouped_in_number_order() {
+        let s = |p: &str| Source::file(p);
+        let groups = group_parts(vec![
+            s("d/huawei_10.csv"),
+            s("d/huawei_2.csv"),
+            s("d/other.csv"),
+            s("d/huawei_1.csv"),
+            s("e/huawei_3.csv"),
+            s("d/2022-08-01_5.csv"),
+        ]);
+        let names: Vec<Vec<String>> = groups
+            .iter()
+            .map(|g| g.iter().map(|s| s.display.clone()).collect())
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                vec!["d/huawei_1.csv", "d/huawei_2.csv", "d/huawei_10.csv"],
+                vec!["d/other.csv"],
+                vec!["e/huawei_3.csv"],
+                vec!["d/2022-08-01_5.csv"],
+            ]
+        );
+        assert_eq!(part_key(Path::new("a/b_x.csv")), None);
+        assert_eq!(part_key(Path::new("a/_1.csv")), None);
+        assert!(part_key(Path::new("a/cur_00001.csv.gz")).is_some());
+    }
 }

@@ -6,12 +6,14 @@ pub mod date;
 pub mod header;
 pub mod number;
 pub mod profile;
+pub mod profiles;
 
 use rust_decimal::Decimal;
 
+use crate::model::Category;
 use crate::model::{Finding, LineItem, Severity};
 use number::{Cell, DecimalMark, parse_number};
-use profile::{ColumnMap, ColumnOverrides, Profile, Role, map_header};
+use profile::{ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile, Role, map_header};
 
 /// How many records from the top are searched for the header row.
 pub const HEADER_SEARCH_ROWS: usize = 64;
@@ -33,20 +35,30 @@ pub enum SkipReason {
 #[derive(Debug)]
 pub enum RowOutcome {
     Item(Box<LineItem>),
+    /// A charge and the credits listed inside it (GCP `credits`), each its
+    /// own `credit` line item.
+    WithCredits(Box<LineItem>, Vec<LineItem>),
     Skip(SkipReason, Option<Finding>),
     /// A stated total (`合计`, `Total`) to check the lines against.
     StatedTotal(Decimal),
 }
 
-/// Tries each profile on a header candidate; returns the first that maps.
+/// The result of trying the profiles on one header candidate.
+pub type Detected<'p> = (&'p Profile, Result<ColumnMap, MissingColumns>);
+
+/// Tries each profile, in order, on a header candidate; returns the first
+/// that recognises it (mapped, or recognised with a required column missing).
+/// With `forced`, `profiles` is the one profile the user named.
 pub fn detect_header<'p>(
     profiles: &'p [Profile],
     cells: &[String],
     overrides: &ColumnOverrides,
-) -> Option<(&'p Profile, ColumnMap)> {
+    cost: CostBasis,
+    forced: bool,
+) -> Option<Detected<'p>> {
     profiles
         .iter()
-        .find_map(|p| map_header(p, cells, overrides).map(|m| (p, m)))
+        .find_map(|p| map_header(p, cells, overrides, cost, forced).map(|m| (p, m)))
 }
 
 /// Labels of a row that states the bill's total instead of charging.
@@ -241,32 +253,112 @@ impl RowNormaliser<'_> {
         }
         for (role, slot) in [(Role::Start, &mut item.start), (Role::End, &mut item.end)] {
             if let Some(t) = self.field(line, rec, role)? {
-                // Huawei writes a whole range where a start time is expected.
-                match date::parse_range(&t) {
-                    Some((s, e)) => *slot = Some(if role == Role::Start { s } else { e }),
-                    None => *slot = date::parse_datetime(&t).or(*slot),
+                // Huawei writes a whole range where a start time is expected;
+                // a plain time (every row of most exports) is tried first.
+                match date::parse_datetime(&t) {
+                    Some(d) => *slot = Some(d),
+                    None => {
+                        if let Some((s, e)) = date::parse_range(&t) {
+                            *slot = Some(if role == Role::Start { s } else { e });
+                        }
+                    }
                 }
             }
         }
         if item.start.is_none() {
             if let Some(t) = self.field(line, rec, Role::Date)? {
-                match date::parse_range(&t) {
-                    Some((s, e)) => {
-                        item.start = Some(s);
-                        item.end = item.end.or(Some(e));
+                match date::parse_datetime(&t) {
+                    Some(d) => item.start = Some(d),
+                    None => {
+                        if let Some((s, e)) = date::parse_range(&t) {
+                            item.start = Some(s);
+                            item.end = item.end.or(Some(e));
+                        }
                     }
-                    None => item.start = date::parse_datetime(&t),
                 }
             }
         }
         for (i, marker) in &self.map.markers {
             let t = self.text(line, rec, *i)?.trim().to_lowercase();
-            if marker.values.contains(&t) {
+            if marker.matches(&t) {
                 item.forced = Some((marker.category, marker.id));
                 break;
             }
         }
+        if let Some(col) = self.map.credit_list {
+            let t = self.text(line, rec, col)?;
+            let credits =
+                parse_credit_list(t, self.mark).map_err(|e| self.finding(line, col, e))?;
+            if !credits.is_empty() {
+                let items = credits
+                    .into_iter()
+                    .map(|(name, amount)| {
+                        let mut c = LineItem::new(line, format!("credit: {name}"), amount);
+                        c.currency = item.currency.clone();
+                        c.start = item.start;
+                        c.end = item.end;
+                        c.forced = Some((Category::Credit, "credit-list"));
+                        c
+                    })
+                    .collect();
+                return Ok(RowOutcome::WithCredits(Box::new(item), items));
+            }
+        }
         Ok(RowOutcome::Item(Box::new(item)))
+    }
+}
+
+/// Reads a credits cell: `[]`, JSON `[{"name": "x", "amount": -1.23}]` or the
+/// Python-style `[{'name': 'x', 'amount': -5e-06, 'full_name': None}]` that
+/// flattened GCP exports carry. Returns `(name, amount)` per credit.
+pub fn parse_credit_list(cell: &str, mark: DecimalMark) -> Result<Vec<(String, Decimal)>, String> {
+    let t = cell.trim();
+    if number::is_placeholder(t) || t == "[]" {
+        return Ok(Vec::new());
+    }
+    if !(t.starts_with('[') && t.ends_with(']')) {
+        return Err(format!(
+            "`{}` is not a list of credits",
+            t.chars().take(60).collect::<String>()
+        ));
+    }
+    let mut out = Vec::new();
+    for object in t.split('{').skip(1) {
+        let amount = key_value(object, "amount")
+            .ok_or_else(|| "a credit without an `amount`".to_string())?;
+        let amount = match parse_number(amount, mark) {
+            Ok(Cell::Value(d)) => d,
+            Ok(Cell::Missing) => continue,
+            Err(e) => return Err(format!("credit amount: {e}")),
+        };
+        let name = key_value(object, "name")
+            .map(|n| n.trim_matches(['\'', '"']).to_string())
+            .unwrap_or_else(|| "credit".into());
+        out.push((name, amount));
+    }
+    Ok(out)
+}
+
+/// The raw value after `'key':` or `"key":` in one object of a credits list,
+/// up to the next `,` or `}` outside quotes.
+fn key_value<'a>(object: &'a str, key: &str) -> Option<&'a str> {
+    let mut rest = object;
+    loop {
+        let i = rest.find(key)?;
+        let before = rest[..i].chars().last();
+        let after = &rest[i + key.len()..];
+        let quoted = matches!(before, Some('\'' | '"'))
+            && after.starts_with(['\'', '"'])
+            && after[1..].trim_start().starts_with(':');
+        if quoted {
+            let value = after[1..].trim_start()[1..].trim_start();
+            let end = match value.chars().next() {
+                Some(q @ ('\'' | '"')) => value[1..].find(q).map(|j| j + 2)?,
+                _ => value.find([',', '}']).unwrap_or(value.len()),
+            };
+            return Some(value[..end].trim());
+        }
+        rest = after;
     }
 }
 
@@ -288,5 +380,39 @@ pub fn split_quantity_unit(s: &str, mark: DecimalMark) -> Option<(Decimal, Strin
     match parse_number(num, mark) {
         Ok(Cell::Value(d)) => Some((d, unit.to_string())),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credit_lists() {
+        let py = "[{'name': 'FreeTrial:Credit-000000', 'amount': -5e-06, 'full_name': None, 'id': 'x', 'type': 'PROMOTION'}]";
+        let c = parse_credit_list(py, DecimalMark::Dot).unwrap();
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].0, "FreeTrial:Credit-000000");
+        assert_eq!(c[0].1.to_string(), "-0.000005");
+        let js = r#"[{"name":"a","amount":-1.23},{"name":"b, c","amount":-0.5}]"#;
+        let c = parse_credit_list(js, DecimalMark::Dot).unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[1].0, "b, c");
+        assert!(
+            parse_credit_list("[]", DecimalMark::Dot)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(parse_credit_list("oops", DecimalMark::Dot).is_err());
+        assert!(parse_credit_list("[{'name': 'x'}]", DecimalMark::Dot).is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn credit_lists_never_panic(s in "\\PC{0,80}", t in "[\\[\\]{}'\":, a-z0-9.eE-]{0,60}") {
+            let _ = parse_credit_list(&s, DecimalMark::Dot);
+            let _ = parse_credit_list(&format!("[{{{t}}}]"), DecimalMark::Dot);
+            let _ = parse_credit_list(&format!("[{{'amount': {t}"), DecimalMark::Dot);
+        }
     }
 }

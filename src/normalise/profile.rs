@@ -82,10 +82,59 @@ impl Role {
 pub struct Marker {
     /// Normalised header name.
     pub column: String,
-    /// Lowercase values that trigger it.
+    /// Lowercase values that trigger it. A value written `*discount` matches
+    /// any value ending in `discount` (AWS `EdpDiscount`, `BundledDiscount`);
+    /// `退款*` any value starting with `退款` (Huawei `退款-退订`).
     pub values: Vec<String>,
     pub category: Category,
     pub id: &'static str,
+}
+
+impl Marker {
+    /// Whether a cell (already trimmed and lowercased) triggers the marker.
+    pub fn matches(&self, cell: &str) -> bool {
+        self.values.iter().any(|v| {
+            if let Some(suffix) = v.strip_prefix('*') {
+                cell.ends_with(suffix)
+            } else if let Some(prefix) = v.strip_suffix('*') {
+                cell.starts_with(prefix)
+            } else {
+                v == cell
+            }
+        })
+    }
+}
+
+/// Which cost a profile reads as the amount (`--cost`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CostBasis {
+    /// What is invoiced (FOCUS `BilledCost`); the default everywhere.
+    #[default]
+    Billed,
+    /// Amortised cost after commitments (FOCUS `EffectiveCost`).
+    Effective,
+    /// Public list price (FOCUS `ListCost`).
+    List,
+    /// Negotiated price before commitments (FOCUS `ContractedCost`).
+    Contracted,
+}
+
+impl CostBasis {
+    pub const ALL: [CostBasis; 4] = [
+        CostBasis::Billed,
+        CostBasis::Effective,
+        CostBasis::List,
+        CostBasis::Contracted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CostBasis::Billed => "billed",
+            CostBasis::Effective => "effective",
+            CostBasis::List => "list",
+            CostBasis::Contracted => "contracted",
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -100,6 +149,26 @@ pub struct Profile {
     pub ignored: Vec<String>,
     pub markers: Vec<Marker>,
     pub decimal_mark: Option<DecimalMark>,
+    /// The cost column as users know it, for `billaudit profiles` and messages.
+    pub cost_column: String,
+    /// Columns that identify the format: a header is this profile's when at
+    /// least `signature_min` of them are present. Empty: recognised by its
+    /// amount column alone (the generic profile).
+    pub signature: Vec<String>,
+    pub signature_min: usize,
+    /// Columns the format cannot be audited without. Each entry lists
+    /// alternatives (first = the name shown in errors). The amount column is
+    /// always required.
+    pub required: Vec<Vec<String>>,
+    /// Other cost columns a user may pick with `--cost`.
+    pub costs: Vec<(CostBasis, String)>,
+    /// A column holding a list of credits (GCP `credits`): each amount
+    /// becomes its own `credit` line item.
+    pub credit_list: Option<String>,
+    /// Header prefixes of tag columns (`标签键:`): never mapped to a role.
+    pub tag_prefixes: Vec<String>,
+    /// Column names as the format spells them, for messages.
+    pub display: Vec<String>,
 }
 
 fn v(items: &[&str]) -> Vec<String> {
@@ -279,6 +348,14 @@ pub fn generic() -> Profile {
         ]),
         markers: Vec::new(),
         decimal_mark: None,
+        cost_column: "Amount / Cost / 应付金额 / ...".into(),
+        signature: Vec::new(),
+        signature_min: 0,
+        required: Vec::new(),
+        costs: Vec::new(),
+        credit_list: None,
+        tag_prefixes: Vec::new(),
+        display: Vec::new(),
     }
 }
 
@@ -294,6 +371,8 @@ pub struct ColumnMap {
     pub names: Vec<String>,
     /// Raw header cells, by column index (for messages).
     pub raw: Vec<String>,
+    /// The column of a credits list (GCP `credits`).
+    pub credit_list: Option<usize>,
 }
 
 impl ColumnMap {
@@ -322,21 +401,95 @@ impl ColumnMap {
 /// Hand-made mapping from `--columns amount=Cost,description=Item`.
 pub type ColumnOverrides = Vec<(Role, String)>;
 
-/// Tries to read `cells` as this profile's header. `None` when it has no
-/// amount column or nothing else the profile knows.
+/// Why a header row that looks like a profile's cannot be audited with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingColumns {
+    pub profile: String,
+    /// The missing columns, as users know them (`BilledCost`, `lineItem/UnblendedCost`).
+    pub columns: Vec<String>,
+}
+
+/// The names of the header cells, with tag columns blanked out so that no
+/// alias ever matches them.
+fn header_names(profile: &Profile, norm: &[NormHeader]) -> Vec<String> {
+    norm.iter()
+        .map(|h| {
+            if profile
+                .tag_prefixes
+                .iter()
+                .any(|p| h.name.starts_with(p.as_str()))
+            {
+                String::new()
+            } else {
+                h.name.clone()
+            }
+        })
+        .collect()
+}
+
+/// An alias ending in `*` is a prefix (`x_*` for FOCUS extension columns).
+fn alias_positions(names: &[String], alias: &str) -> Vec<usize> {
+    match alias.strip_suffix('*') {
+        Some(prefix) => names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| !n.is_empty() && n.starts_with(prefix))
+            .map(|(i, _)| i)
+            .collect(),
+        None => names.iter().position(|n| n == alias).into_iter().collect(),
+    }
+}
+
+/// Tries to read `cells` as this profile's header.
+///
+/// - `None`: this row is not the profile's header (a title line, another format).
+/// - `Some(Err(..))`: it is the profile's header, but a column the profile
+///   cannot do without is missing; the caller reports it (exit 2).
+/// - `Some(Ok(map))`: mapped.
+///
+/// `forced` (from `--profile`) skips the signature test.
 pub fn map_header(
     profile: &Profile,
     cells: &[String],
     overrides: &ColumnOverrides,
-) -> Option<ColumnMap> {
+    cost: CostBasis,
+    forced: bool,
+) -> Option<Result<ColumnMap, MissingColumns>> {
     let norm: Vec<NormHeader> = cells.iter().map(|c| normalise_header(c)).collect();
-    let find = |name: &str| norm.iter().position(|h| h.name == name);
+    let names = header_names(profile, &norm);
+    let find = |name: &str| alias_positions(&names, name).first().copied();
+    let signed = !profile.signature.is_empty();
+    let hits = profile
+        .signature
+        .iter()
+        .filter(|s| find(s).is_some())
+        .count();
+    if signed && !forced && hits < profile.signature_min.max(1) {
+        return None;
+    }
     let mut map = ColumnMap {
-        names: norm.iter().map(|h| h.name.clone()).collect(),
+        names: names.clone(),
         raw: cells.to_vec(),
         ..ColumnMap::default()
     };
+    // `--cost effective` swaps the amount column for the profile's EffectiveCost.
+    let chosen = profile
+        .costs
+        .iter()
+        .find(|(b, _)| *b == cost)
+        .map(|(_, c)| c.clone());
     for (role, aliases) in &profile.columns {
+        if *role == Role::Amount {
+            if let Some(c) = &chosen {
+                if let Some(i) = find(c) {
+                    map.roles.insert(*role, i);
+                }
+                continue;
+            }
+        }
+        if *role == Role::ListAmount && cost == CostBasis::List && chosen.is_some() {
+            continue;
+        }
         if let Some(i) = aliases.iter().find_map(|a| find(a)) {
             map.roles.insert(*role, i);
         }
@@ -346,8 +499,34 @@ pub fn map_header(
         let i = find(&target)?;
         map.roles.insert(*role, i);
     }
+    if signed {
+        let mut missing = Vec::new();
+        if map.get(Role::Amount).is_none() {
+            missing.push(match &chosen {
+                Some(c) => display_name(profile, c),
+                None => profile.cost_column.clone(),
+            });
+        }
+        for alternatives in &profile.required {
+            if !alternatives.iter().any(|a| find(a).is_some()) {
+                if let Some(first) = alternatives.first() {
+                    missing.push(display_name(profile, first));
+                }
+            }
+        }
+        if !missing.is_empty() {
+            // A forced profile keeps looking below title lines.
+            if forced && hits == 0 && map.roles.is_empty() {
+                return None;
+            }
+            return Some(Err(MissingColumns {
+                profile: profile.name.clone(),
+                columns: missing,
+            }));
+        }
+    }
     let amount = map.get(Role::Amount)?;
-    if map.roles.len() < 2 {
+    if map.roles.len() < 2 && !signed {
         return None;
     }
     // Never let a payment-split column stand in as the amount.
@@ -359,7 +538,14 @@ pub fn map_header(
         .clone()
         .or_else(|| norm.iter().find_map(|h| h.currency.clone()));
     for tier in &profile.class_tiers {
-        let cols: Vec<usize> = tier.iter().filter_map(|a| find(a)).collect();
+        let mut cols: Vec<usize> = Vec::new();
+        for a in tier {
+            for i in alias_positions(&names, a) {
+                if !cols.contains(&i) {
+                    cols.push(i);
+                }
+            }
+        }
         if !cols.is_empty() {
             map.class_tiers.push(cols);
         }
@@ -374,7 +560,21 @@ pub fn map_header(
             map.markers.push((i, m.clone()));
         }
     }
-    Some(map)
+    if let Some(c) = &profile.credit_list {
+        map.credit_list = find(c);
+    }
+    Some(Ok(map))
+}
+
+/// The spelling users know for a normalised column name (`billedcost` ->
+/// `BilledCost`), taken from the profile's display list when it has one.
+fn display_name(profile: &Profile, normalised: &str) -> String {
+    profile
+        .display
+        .iter()
+        .find(|d| normalise_header(d).name == normalised)
+        .cloned()
+        .unwrap_or_else(|| normalised.to_string())
 }
 
 #[cfg(test)]
@@ -395,7 +595,9 @@ mod tests {
             "现金支付",
             "代金券抵扣",
         ]);
-        let m = map_header(&generic(), &h, &Vec::new()).unwrap();
+        let m = map_header(&generic(), &h, &Vec::new(), CostBasis::Billed, false)
+            .unwrap()
+            .unwrap();
         assert_eq!(m.get(Role::Amount), Some(3));
         assert_eq!(m.get(Role::ListAmount), Some(2));
         assert_eq!(m.get(Role::Description), Some(1));
@@ -405,7 +607,9 @@ mod tests {
     #[test]
     fn currency_suffix_is_remembered() {
         let h = cells(&["产品", "单价(¥)", "使用量", "应付金额(¥)", "现金支付(¥)"]);
-        let m = map_header(&generic(), &h, &Vec::new()).unwrap();
+        let m = map_header(&generic(), &h, &Vec::new(), CostBasis::Billed, false)
+            .unwrap()
+            .unwrap();
         assert_eq!(m.get(Role::Amount), Some(3));
         assert_eq!(m.header_currency.as_deref(), Some("CNY"));
     }
@@ -416,22 +620,35 @@ mod tests {
             map_header(
                 &generic(),
                 &cells(&["Monthly bill for October"]),
-                &Vec::new()
+                &Vec::new(),
+                CostBasis::Billed,
+                false
             )
             .is_none()
         );
-        assert!(map_header(&generic(), &cells(&["Amount"]), &Vec::new()).is_none());
+        assert!(
+            map_header(
+                &generic(),
+                &cells(&["Amount"]),
+                &Vec::new(),
+                CostBasis::Billed,
+                false
+            )
+            .is_none()
+        );
     }
 
     #[test]
     fn overrides_map_unknown_headers() {
         let h = cells(&["Thing", "Money"]);
-        assert!(map_header(&generic(), &h, &Vec::new()).is_none());
+        assert!(map_header(&generic(), &h, &Vec::new(), CostBasis::Billed, false).is_none());
         let o = vec![
             (Role::Amount, "Money".to_string()),
             (Role::Description, "thing".into()),
         ];
-        let m = map_header(&generic(), &h, &o).unwrap();
+        let m = map_header(&generic(), &h, &o, CostBasis::Billed, false)
+            .unwrap()
+            .unwrap();
         assert_eq!(m.get(Role::Amount), Some(1));
         assert_eq!(m.get(Role::Description), Some(0));
     }

@@ -3,9 +3,11 @@
 
 mod batch;
 mod cli;
+mod cloud_fixtures;
 mod common;
 mod docs;
 mod fixtures_csv;
 mod html;
 mod props;
+mod real_data;
 mod real_files;

@@ -1,0 +1,84 @@
+//! FOCUS 1.0, 1.1 and 1.2, the FinOps Foundation's common format.
+
+use super::Spec;
+use crate::model::Category;
+use crate::normalise::profile::{CostBasis, Role};
+
+pub const FOCUS: Spec = Spec {
+    name: "focus",
+    summary: "FOCUS 1.0-1.2 (FinOps Open Cost and Usage Specification), any provider",
+    cost_column: "BilledCost",
+    // Names only FOCUS uses (with FOCUS 0.5 `ChargeType`/`InvoiceIssuer`).
+    signature: &[
+        "BilledCost",
+        "EffectiveCost",
+        "ListCost",
+        "ContractedCost",
+        "ChargeCategory",
+        "ChargeClass",
+        "ChargePeriodStart",
+        "ChargePeriodEnd",
+        "InvoiceIssuerName",
+        "InvoiceIssuer",
+        "ChargeType",
+        "SkuPriceId",
+        "SkuMeter",
+        "ServiceSubcategory",
+        "PricingQuantity",
+        "ConsumedQuantity",
+        "CommitmentDiscountId",
+    ],
+    signature_min: 2,
+    required: &[&["ChargeCategory", "ChargeType"]],
+    columns: &[
+        (
+            Role::Description,
+            &["ChargeDescription", "SkuMeter", "ServiceName"],
+        ),
+        (Role::Amount, &["BilledCost"]),
+        (Role::Quantity, &["PricingQuantity"]),
+        (Role::Unit, &["PricingUnit"]),
+        // No unit price: `ListUnitPrice` is per pricing unit, whose block size
+        // (`10K`, `1M`) the quantity does not always share, and exports round
+        // `ListCost` at 10 places; the line-arithmetic check would only add noise.
+        (Role::ListAmount, &["ListCost"]),
+        (Role::Currency, &["BillingCurrency"]),
+        (Role::Start, &["ChargePeriodStart"]),
+        (Role::End, &["ChargePeriodEnd"]),
+        (Role::ResourceId, &["ResourceId"]),
+    ],
+    class_tiers: &[
+        &["ChargeDescription", "SkuMeter", "ServiceSubcategory", "x_*"],
+        &["ServiceName"],
+        &["ServiceCategory"],
+    ],
+    ignored: &[],
+    markers: &[
+        (
+            "ChargeCategory",
+            &["tax"],
+            Category::Tax,
+            "focus-charge-category",
+        ),
+        (
+            "ChargeCategory",
+            &["credit"],
+            Category::Credit,
+            "focus-charge-category",
+        ),
+        ("ChargeType", &["tax"], Category::Tax, "focus-charge-type"),
+        (
+            "ChargeType",
+            &["credit"],
+            Category::Credit,
+            "focus-charge-type",
+        ),
+    ],
+    costs: &[
+        (CostBasis::Billed, "BilledCost"),
+        (CostBasis::Effective, "EffectiveCost"),
+        (CostBasis::List, "ListCost"),
+        (CostBasis::Contracted, "ContractedCost"),
+    ],
+    ..Spec::EMPTY
+};
