@@ -13,9 +13,11 @@ pub mod mixed_currency;
 pub mod replica_redundancy;
 pub mod replica_share;
 pub mod scheduling_fee_share;
+pub mod subtotal_mismatch;
 pub mod total_mismatch;
 pub mod unclassified_items;
 pub mod unparsable_value;
+pub mod unparsed_line;
 
 use std::collections::HashMap;
 
@@ -45,8 +47,10 @@ pub const CHECKS: &[CheckInfo] = &[
     replica_redundancy::INFO,
     scheduling_fee_share::INFO,
     line_arithmetic::INFO,
+    subtotal_mismatch::INFO,
     total_mismatch::INFO,
     unparsable_value::INFO,
+    unparsed_line::INFO,
     missing_amount::INFO,
     unclassified_items::INFO,
     mixed_currency::INFO,
@@ -357,8 +361,13 @@ impl<'p> BillBuilder<'p> {
         scheduling_fee_share::check(&figures, t, &mut self.sink);
         self.unclassified
             .report(currency.as_deref(), &mut self.sink);
-        total_mismatch::check(
+        subtotal_mismatch::check(
             self.stated_subtotal,
+            &figures,
+            currency.as_deref(),
+            &mut self.sink,
+        );
+        total_mismatch::check(
             self.stated_total,
             &figures,
             total,
