@@ -4,9 +4,12 @@
 
 use ::csv::ByteRecord;
 
-use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
+use std::io::Read;
+
+use crate::audit::{Bill, BillBuilder, Policy, mixed_currency, unparsed_line};
 use crate::classify::Classifier;
 use crate::error::{Error, InputError, Result};
+use crate::ingest::text::{self, LineKind, SummaryKind};
 use crate::ingest::{self, Source, TextEncoding};
 use crate::model::{Finding, LineItem};
 use crate::normalise::number::DecimalMark;
@@ -78,10 +81,25 @@ pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
 pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
     let opened = ingest::open(source, opts.encoding)?;
     let path = source.display.as_str();
-    if opts.input == InputKind::Text {
-        return Err(text_not_supported(path));
-    }
     let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
+    // Text or CSV is decided by content: a file whose first rows hold no CSV
+    // header is read as a text invoice.
+    let as_text = match opts.input {
+        InputKind::Text => true,
+        InputKind::Csv => false,
+        InputKind::Auto => !csv_header_in(&opened.prefix_text, delimiter, opts),
+    };
+    if as_text {
+        let content = read_all(path, opened.reader)?;
+        let invoice = text::parse(&content);
+        if invoice.items().next().is_none()
+            && opts.input == InputKind::Auto
+            && looks_like_csv(&opened.prefix_text, delimiter)
+        {
+            return Err(no_header(path, HEADER_SEARCH_ROWS, opts));
+        }
+        return audit_invoice(path, &invoice, opts);
+    }
     let mut rdr = ingest::csv::reader(opened.reader, delimiter);
     let mut rec = ByteRecord::new();
 
@@ -112,16 +130,7 @@ pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
         if searched == 0 {
             return Err(Error::input(path, "the file has no rows"));
         }
-        if opts.input == InputKind::Auto && !looks_like_csv(&opened.prefix_text, delimiter) {
-            return Err(text_not_supported(path));
-        }
-        return Err(Error::input(
-            path,
-            format!(
-                "no header row found in the first {searched} rows: looked for an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME",
-                amount_aliases(&opts.profiles)
-            ),
-        ));
+        return Err(no_header(path, searched, opts));
     };
 
     let mark = profile.decimal_mark.unwrap_or(if delimiter == b';' {
@@ -174,11 +183,107 @@ pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
     bills.finish(path)
 }
 
-fn text_not_supported(path: &str) -> Error {
+fn no_header(path: &str, searched: usize, opts: &Options) -> Error {
     Error::input(
         path,
-        "this looks like a text invoice, not a CSV export; text invoices are not supported yet",
+        format!(
+            "no header row found in the first {searched} rows: looked for an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME, or read the file as a text invoice with --input text",
+            amount_aliases(&opts.profiles)
+        ),
     )
+}
+
+/// True when one of the first rows of `prefix` maps as a CSV header.
+fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
+    let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+    let mut rec = ByteRecord::new();
+    for _ in 0..HEADER_SEARCH_ROWS {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            // The prefix may end inside a quoted field: what was read counts.
+            Ok(false) | Err(_) => return false,
+        }
+        let cells: Vec<String> = rec
+            .iter()
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .collect();
+        if detect_header(&opts.profiles, &cells, &opts.columns).is_some() {
+            return true;
+        }
+    }
+    false
+}
+
+fn read_all(path: &str, mut reader: Box<dyn Read>) -> Result<String> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).map_err(|e| Error::Io {
+        path: path.to_string(),
+        source: e,
+    })?;
+    // Invalid bytes show up in `unparsed-line` findings instead of failing the file.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Audits a text invoice through the same bill builder as a CSV export.
+fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<Vec<Bill>> {
+    let item_count = invoice.items().count();
+    if item_count == 0 {
+        return Err(Error::input(
+            path,
+            format!(
+                "no invoice item found in {} non-blank lines: an item is a description followed by its amount, in columns two or more spaces apart or after a leader (`Storage 1 TB ..... $20.00`); see docs/text-invoices.md",
+                invoice.lines.len()
+            ),
+        ));
+    }
+    let header_currency = invoice.currency.is_some();
+    let mut bills = Bills::new(path, text::FORMAT, invoice.currency(), &opts.policy);
+    for line in &invoice.lines {
+        match &line.kind {
+            LineKind::Item(t) => {
+                let mut item = t.to_line_item(header_currency, invoice);
+                opts.classifier.classify(&mut item);
+                bills.add_item(&item);
+            }
+            LineKind::Summary(s) => match s.to_line_item(header_currency) {
+                Some(mut item) => {
+                    opts.classifier.classify(&mut item);
+                    bills.add_item(&item);
+                }
+                None => {
+                    bills.add_skip(SkipReason::Summary, None);
+                    let stated = Some((s.line, s.amount.value));
+                    let bill = bills.for_currency(&s.currency(header_currency));
+                    // The last subtotal and total stated are the ones checked.
+                    if s.kind == SummaryKind::Subtotal {
+                        bill.stated_subtotal = stated;
+                    } else {
+                        bill.stated_total = stated;
+                    }
+                }
+            },
+            LineKind::Unparsed(u) => {
+                let finding = Finding {
+                    code: unparsed_line::INFO.code.to_string(),
+                    severity: unparsed_line::INFO.default_severity,
+                    message: format!("column {}: {}: `{}`", u.column, u.reason, shorten(&u.text)),
+                    path: path.to_string(),
+                    line: Some(u.line),
+                };
+                bills.add_skip(SkipReason::Unparsable, Some(finding));
+            }
+            LineKind::Header(_) | LineKind::ColumnHeading | LineKind::Rule => {}
+        }
+    }
+    bills.finish(path)
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 120 {
+        format!("{}...", s.chars().take(120).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 /// True when most of the first lines split into the same number (>= 2) of fields.

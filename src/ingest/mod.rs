@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod decode;
+pub mod text;
 
 use std::collections::HashSet;
 use std::fs::File;
