@@ -368,10 +368,31 @@ const TOTAL_LABELS: &[&str] = &[
     "价税合计",
 ];
 
+/// True when a normalised label is in `set`, or is a bilingual label whose
+/// English and Chinese parts are both in it: `Subtotal 小计`, `VAT 增值税`.
+fn label_is(label: &str, set: &[&str]) -> bool {
+    if set.contains(&label) {
+        return true;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut ascii = None;
+    for c in label.chars() {
+        let a = c.is_ascii();
+        if c != ' ' && ascii != Some(a) {
+            parts.push(String::new());
+            ascii = Some(a);
+        }
+        if let Some(p) = parts.last_mut() {
+            p.push(c);
+        }
+    }
+    parts.len() > 1 && parts.iter().all(|p| set.contains(&p.trim()))
+}
+
 /// What a summary label names, and the rate written with it.
 pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
     let (l, rate) = strip_brackets(label);
-    let is = |set: &[&str]| set.contains(&l.as_str());
+    let is = |set: &[&str]| label_is(&l, set);
     let kind = if is(SUBTOTAL_LABELS) {
         SummaryKind::Subtotal
     } else if is(TAX_LABELS) {
@@ -459,7 +480,7 @@ fn header(body: &str, inv: &mut Invoice) -> Option<HeaderField> {
         .ok()?
         .1;
     let key = norm_label(key);
-    let has = |set: &[&str]| set.contains(&key.as_str());
+    let has = |set: &[&str]| label_is(&key, set);
     if has(NUMBER_KEYS) {
         if !value.is_empty() {
             inv.number.get_or_insert_with(|| value.to_string());
@@ -757,7 +778,7 @@ const TITLES: &[&str] = &[
 /// A title (`INVOICE`, `账单`) or a page marker (`Page 1 of 2`, `第 1 页`).
 fn is_title(body: &str) -> bool {
     let l = norm_label(body);
-    if TITLES.contains(&l.as_str()) {
+    if label_is(&l, TITLES) {
         return true;
     }
     let words: Vec<&str> = l.split(' ').collect();

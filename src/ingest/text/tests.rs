@@ -250,3 +250,23 @@ fn letterhead_is_header_but_body_text_is_reported() {
     let inv = parse("Mystery fee $3.00\nStorage ..... $5.00\n");
     assert!(matches!(inv.lines[0].kind, LineKind::Unparsed(_)));
 }
+
+#[test]
+fn bilingual_labels() {
+    assert_eq!(
+        summary_of("Subtotal 小计    172.00 元").kind,
+        SummaryKind::Subtotal
+    );
+    let s = summary_of("VAT 增值税 (6%)    9.60 元");
+    assert_eq!((s.kind, s.rate), (SummaryKind::Tax, Some(d("6"))));
+    assert_eq!(
+        summary_of("Total 合计    169.60 元").kind,
+        SummaryKind::Total
+    );
+    let (k, inv) = one("Currency 币种：CNY");
+    assert_eq!(k, LineKind::Header(HeaderField::Currency));
+    assert_eq!(inv.currency.as_deref(), Some("CNY"));
+    assert_eq!(one("Invoice 发票").0, LineKind::Header(HeaderField::Other));
+    // Parts of different kinds are not a label.
+    assert!(summary_kind("Subtotal 合计").is_none());
+}
