@@ -301,3 +301,50 @@ fn input_text_forces_the_text_reader() {
     assert!(err.contains("gpu-pod-en.csv"), "{err}");
     assert!(err.contains("no invoice item"), "{err}");
 }
+
+mod never_panics {
+    use proptest::prelude::*;
+
+    const LINES: &[&str] = &[
+        "INVOICE",
+        "Currency: USD",
+        "Description   Qty   Unit   Rate   Amount",
+        "RTX 4090 GPU instance (on-demand)    20    hours    1.80    36.00",
+        "Filesystem storage 1 TB ........ $20.00",
+        "RTX 4090 GPU 实例   20 小时   1.80 元/小时   36.00 元",
+        "Subtotal    $100.00",
+        "Promotional credit   (5.00)",
+        "Tax (8%)    8.00",
+        "Total due   $98.00",
+        "Egress  999999999999999999999999999.99",
+        "Egress  -999999999999999999999999999.99",
+        "Egress  1e999",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Whole files through the library: any mixture audits or is refused,
+        /// never a panic.
+        #[test]
+        fn any_mixture_audits_or_is_refused(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(LINES).prop_map(str::to_string),
+                    "[ .:$¥元,0-9a-zA-Z()-]{0,50}",
+                ],
+                1..30,
+            ),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("invoice.txt");
+            std::fs::write(&path, parts.join("\n")).unwrap();
+            let opts = billaudit::Options {
+                input: billaudit::InputKind::Text,
+                ..billaudit::Options::default()
+            };
+            let report = billaudit::audit_paths(&[path.display().to_string()], &opts);
+            prop_assert_eq!(report.bills.len() + report.errors.len() >= 1, true);
+        }
+    }
+}

@@ -270,3 +270,187 @@ fn bilingual_labels() {
     // Parts of different kinds are not a label.
     assert!(summary_kind("Subtotal 合计").is_none());
 }
+
+mod props {
+    use proptest::prelude::*;
+
+    use super::super::*;
+
+    /// A generated invoice item and the way it is written.
+    #[derive(Debug, Clone)]
+    struct Gen {
+        description: String,
+        quantity: Decimal,
+        unit: &'static str,
+        rate: Decimal,
+        amount: Decimal,
+        layout: u8,
+        gap: usize,
+    }
+
+    const FIRST: &[&str] = &[
+        "GPU",
+        "RTX",
+        "A100",
+        "Persistent",
+        "Egress",
+        "Snapshot",
+        "Pod",
+        "实例",
+        "数据盘",
+        "公网",
+        "NAT",
+        "H800",
+    ];
+    const MORE: &[&str] = &[
+        "4090",
+        "(80",
+        "GB)",
+        "instance",
+        "(on-demand)",
+        "volume",
+        "500",
+        "GB",
+        "实例",
+        "快照",
+        "node-7",
+        "x2",
+        "[spot]",
+        "us-east-1",
+        "流量",
+    ];
+    const UNITS: &[&str] = &["hours", "hrs", "GB", "GB-month", "小时", "month", "个"];
+
+    fn gen_item() -> impl Strategy<Value = Gen> {
+        (
+            prop::sample::select(FIRST),
+            prop::collection::vec(prop::sample::select(MORE), 0..5),
+            (1i64..100_000, 0u32..4),
+            prop::sample::select(UNITS),
+            (1i64..1_000_000, 2u32..5),
+            0i64..100_000_000,
+            0u8..3,
+            2usize..7,
+        )
+            .prop_map(|(first, more, (q, qs), unit, (r, rs), a, layout, gap)| {
+                let mut words = vec![first];
+                words.extend(more);
+                Gen {
+                    description: words.join(" "),
+                    quantity: Decimal::new(q, qs),
+                    unit,
+                    rate: Decimal::new(r, rs),
+                    amount: Decimal::new(a, 2),
+                    layout,
+                    gap,
+                }
+            })
+    }
+
+    fn render(g: &Gen) -> String {
+        let sp = " ".repeat(g.gap);
+        match g.layout {
+            // English column layout.
+            0 => format!(
+                "{:<40}{sp}{:>8}{sp}{:<8}{sp}{:>10}{sp}{:>12}",
+                g.description, g.quantity, g.unit, g.rate, g.amount
+            ),
+            // Chinese column layout: `20 小时   1.80 元/小时   36.00 元`.
+            1 => format!(
+                "{}{sp}{} {}{sp}{} 元/{}{sp}{} 元",
+                g.description, g.quantity, g.unit, g.rate, g.unit, g.amount
+            ),
+            // Leader line with `N unit @ rate`.
+            _ => format!(
+                "{} {} {} @ ${}/{} ........ ${}",
+                g.description, g.quantity, g.unit, g.rate, g.unit, g.amount
+            ),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn rendered_items_parse_back(items in prop::collection::vec(gen_item(), 1..12)) {
+            let mut text = String::from("INVOICE\nDescription  Qty  Unit  Rate  Amount\n");
+            for g in &items {
+                text.push_str(&render(g));
+                text.push('\n');
+            }
+            let inv = parse(&text);
+            let got: Vec<&TextItem> = inv.items().collect();
+            prop_assert_eq!(got.len(), items.len(), "{}", text);
+            for (g, t) in items.iter().zip(got) {
+                let expected_desc = if g.layout == 2 {
+                    format!("{} {} {} @ ${}/{}", g.description, g.quantity, g.unit, g.rate, g.unit)
+                } else {
+                    g.description.clone()
+                };
+                prop_assert_eq!(&t.description, &expected_desc);
+                prop_assert_eq!(t.quantity.map(|q| q.to_string()), Some(g.quantity.to_string()));
+                prop_assert_eq!(t.unit.as_deref(), Some(g.unit));
+                prop_assert_eq!(t.unit_price.map(|r| r.to_string()), Some(g.rate.to_string()));
+                prop_assert_eq!(t.amount.value.to_string(), g.amount.to_string());
+            }
+        }
+
+        #[test]
+        fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
+            let text = String::from_utf8_lossy(&bytes);
+            let inv = parse(&text);
+            prop_assert!(inv.lines.len() <= text.split('\n').count());
+        }
+
+        #[test]
+        fn random_text_never_panics(s in "\\PC{0,300}") {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn mixtures_of_invoice_lines_never_panic(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(SAMPLE_LINES).prop_map(str::to_string),
+                    "[ .:$¥元€@()（）：0-9a-z\u{4e00}-\u{4e10}-]{0,60}",
+                    gen_item().prop_map(|g| render(&g)),
+                ],
+                0..40,
+            ),
+            crlf in any::<bool>(),
+        ) {
+            let text = parts.join(if crlf { "\r\n" } else { "\n" });
+            let inv = parse(&text);
+            for l in &inv.lines {
+                if let LineKind::Item(i) = &l.kind {
+                    prop_assert!(i.column >= 1 && i.amount_column > i.column);
+                }
+            }
+        }
+    }
+
+    const SAMPLE_LINES: &[&str] = &[
+        "INVOICE",
+        "Invoice #: INV-1",
+        "Currency: USD",
+        "币种：人民币（CNY）",
+        "Billing period: 2025-10-01 - 2025-10-31",
+        "账期：2025年10月",
+        "Description   Qty   Unit   Rate   Amount",
+        "-------------",
+        "RTX 4090 GPU instance (on-demand)    20    hours    1.80    36.00",
+        "Filesystem storage 1 TB ........ $20.00",
+        "1x A100 (80 GB) on-demand, 300 hrs @ $1.29/hr ..... $387.00",
+        "RTX 4090 GPU 实例   20 小时   1.80 元/小时   36.00 元",
+        "Subtotal    $100.00",
+        "Tax (8%)    8.00",
+        "Discount    10.00",
+        "Total due   $98.00",
+        "合计：￥98.00",
+        "...........",
+        "@@@ $",
+        "(((((((",
+        "$$$$ 1,2,3,4,5.6.7",
+        "Total ........ ........ ........",
+    ];
+}
