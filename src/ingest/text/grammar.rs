@@ -103,7 +103,7 @@ fn is_rule_char(c: char) -> bool {
     )
 }
 
-fn is_leader_char(c: char) -> bool {
+pub fn is_leader_char(c: char) -> bool {
     matches!(c, '.' | '·' | '…' | '•')
 }
 
@@ -139,6 +139,13 @@ const CODES: [&str; 12] = [
 
 /// A currency symbol or code, as a prefix or suffix of an amount.
 fn currency_mark(i: &str) -> IResult<&str, &str> {
+    // Most calls see a digit or a space: answer those without trying every tag.
+    if !i.starts_with(|c: char| c.is_ascii_alphabetic() || "$¥€£元₹".contains(c)) {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Tag,
+        )));
+    }
     let symbol = |i| -> IResult<&str, &str> {
         for s in SYMBOLS {
             if let Ok(r) = tag::<_, _, nom::error::Error<&str>>(s).parse(i) {
@@ -308,7 +315,8 @@ pub fn cell_kind(s: &str) -> CellKind<'_> {
     if let Ok((_, u)) = all_consuming(unit).parse(s) {
         return CellKind::Unit(u);
     }
-    if s.bytes().any(|b| b.is_ascii_digit())
+    if s.len() <= 64
+        && s.bytes().any(|b| b.is_ascii_digit())
         && (crate::normalise::date::parse_datetime(s).is_some()
             || crate::normalise::date::parse_range(s).is_some())
     {
@@ -359,14 +367,25 @@ pub fn at_rate(desc: &str) -> Option<(Decimal, Option<&str>, Money)> {
 /// followed by `:`, a leader, a column gap or one space.
 pub fn trailing_amount(line: &str) -> Option<(&str, &str, Money)> {
     let line = line.trim_end();
+    let is_sep = |c: char| c == ' ' || c == ':' || c == '\t' || is_leader_char(c);
+    let mut prev_sep = false;
     for (i, c) in line.char_indices() {
-        if !(c == ' ' || c == ':' || c == '\t' || is_leader_char(c)) {
+        // Only where a run of separators starts: every split inside the run
+        // gives the same label and amount, and trying them all is quadratic.
+        let sep = is_sep(c);
+        let starts_run = sep && !prev_sep;
+        prev_sep = sep;
+        if !starts_run {
             continue;
         }
         let (label, rest) = line.split_at(i);
-        let rest = rest
-            .trim_start_matches(|c: char| c == ' ' || c == ':' || c == '\t' || is_leader_char(c));
-        if label.trim().is_empty() || rest.is_empty() {
+        let rest = rest.trim_start_matches(is_sep);
+        // A run that starts at 0 has no label before it.
+        if i == 0 || rest.is_empty() {
+            continue;
+        }
+        // Recognise first (cheap), read the number only for a whole match.
+        if all_consuming(money_text).parse(rest).is_err() {
             continue;
         }
         if let Ok((_, m)) = all_consuming(amount).parse(rest) {

@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 
 use crate::model::{Category, LineItem};
 use crate::normalise::date::{parse_datetime, parse_month, parse_range};
-use crate::normalise::header::currency_value;
+use crate::normalise::header::{currency_code, currency_value};
 use crate::normalise::number::fold_char;
 use grammar::{CellKind, Money, column_of};
 
@@ -301,9 +301,18 @@ fn strip_brackets(label: &str) -> (String, Option<Decimal>) {
 }
 
 fn find_percent(s: &str) -> Option<Decimal> {
-    s.char_indices()
-        .filter(|(_, c)| c.is_ascii_digit())
-        .find_map(|(i, _)| grammar::percent(&s[i..]).ok().map(|(_, r)| r))
+    // Only where a number starts, so a long run of digits is read once.
+    let mut prev_digit = false;
+    s.char_indices().find_map(|(i, c)| {
+        let digit = c.is_ascii_digit();
+        let start = digit && !prev_digit;
+        prev_digit = digit;
+        if start {
+            grammar::percent(&s[i..]).ok().map(|(_, r)| r)
+        } else {
+            None
+        }
+    })
 }
 
 const SUBTOTAL_LABELS: &[&str] = &[
@@ -391,7 +400,13 @@ fn label_is(label: &str, set: &[&str]) -> bool {
 
 /// What a summary label names, and the rate written with it.
 pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
-    let (l, rate) = strip_brackets(label);
+    let (mut l, rate) = strip_brackets(label);
+    // `Total USD`, `Amount due EUR`: a currency code after the label.
+    if let Some((head, last)) = l.rsplit_once(' ') {
+        if currency_code(last).is_some() {
+            l = head.to_string();
+        }
+    }
     let is = |set: &[&str]| label_is(&l, set);
     let kind = if is(SUBTOTAL_LABELS) {
         SummaryKind::Subtotal
@@ -410,7 +425,16 @@ pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
 /// A summary line: a known label, then an amount at the end.
 fn summary(line_no: u64, line: &str) -> Option<Summary> {
     let (label, _, mut amount) = grammar::trailing_amount(line)?;
-    let (kind, rate) = summary_kind(label)?;
+    let (label, (kind, rate)) = match summary_kind(label) {
+        Some(k) => (label, k),
+        // `Total   300 hrs   $451.50`: a summary label in the first column,
+        // other figures between it and the amount.
+        None => {
+            let (_, cells) = grammar::cells(line).ok()?;
+            let first = *cells.first()?;
+            (first, summary_kind(first)?)
+        }
+    };
     if kind == SummaryKind::Credit && amount.value.is_sign_positive() {
         amount.value.set_sign_negative(true);
     }
@@ -524,20 +548,32 @@ pub fn period(value: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
 
 /// `Filesystem storage 1 TB ........ $20.00`.
 fn leader_item(line_no: u64, line: &str) -> Option<Result<TextItem, Unparsed>> {
+    // Each leader is tried once, from where it starts: a line of dots stays linear.
+    let mut skip_to = 0;
     for (i, c) in line.char_indices() {
-        if !matches!(c, '.' | '·' | '…' | '•') {
+        if i < skip_to || !grammar::is_leader_char(c) {
             continue;
         }
+        let after = match grammar::leader(&line[i..]) {
+            Ok((after, _)) => after,
+            Err(_) => {
+                let run = line[i..]
+                    .find(|c: char| !grammar::is_leader_char(c))
+                    .unwrap_or(line.len() - i);
+                skip_to = i + run;
+                continue;
+            }
+        };
+        skip_to = line.len() - after.len();
         let desc = line[..i].trim();
         if desc.is_empty() {
             continue;
         }
-        let Ok((_, (_, amount_text, _))) = all_consuming((
-            grammar::leader,
+        let Ok((_, (amount_text, _))) = all_consuming((
             nom::combinator::recognize(grammar::amount),
             nom::character::complete::space0,
         ))
-        .parse(&line[i..]) else {
+        .parse(after) else {
             continue;
         };
         let Ok((_, amount)) = grammar::amount(amount_text) else {
@@ -744,6 +780,9 @@ const HEADING_WORDS: &[&str] = &[
 /// `Description  Qty  Unit  Rate  Amount`: at least two heading words, and
 /// nothing else (currency marks in brackets allowed: `Amount (USD)`).
 fn is_column_heading(body: &str) -> bool {
+    if body.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
     let (stripped, _) = strip_brackets(body);
     if stripped.bytes().any(|b| b.is_ascii_digit()) {
         return false;

@@ -454,3 +454,35 @@ mod props {
         "Total ........ ........ ........",
     ];
 }
+
+#[test]
+fn summary_labels_with_figures_or_a_currency_code() {
+    let s = summary_of("Total          300 hrs          $451.50");
+    assert_eq!((s.kind, s.amount.value), (SummaryKind::Total, d("451.50")));
+    assert_eq!(s.label, "Total");
+    assert_eq!(summary_of("Total USD    451.50").kind, SummaryKind::Total);
+    assert_eq!(summary_of("Tax   8%   8.00").rate, Some(d("8")));
+    // Not a summary: an item whose description starts like one.
+    assert!(matches!(
+        one("Total storage snapshots    200 GB    0.05    10.00").0,
+        LineKind::Item(_)
+    ));
+}
+
+#[test]
+fn long_pathological_lines_stay_linear() {
+    // Before leaders and separators were tried once per run, these took
+    // about 0.05 s per line in a debug build; now the whole text takes a fraction of that.
+    let mut text = String::new();
+    for _ in 0..100 {
+        text.push_str(&".".repeat(MAX_LINE_CHARS - 1));
+        text.push('\n');
+        text.push_str(&format!("x{}\n", " :".repeat(499)));
+        text.push_str(&format!("a {}\n", "1".repeat(997)));
+        text.push_str(&format!("x{}\n", " .".repeat(499)));
+    }
+    let t = std::time::Instant::now();
+    let inv = parse(&text);
+    assert_eq!(inv.items().count(), 0);
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+}
