@@ -348,3 +348,23 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn amounts_in_two_currency_codes_make_two_bills() {
+    let out = run_with_stdin(
+        &["audit", "--format", "json", "-"],
+        b"Storage ..... USD 5.00\nEgress ..... EUR 3.00\n",
+    );
+    let r: billaudit::report::json::JsonReport = serde_json::from_slice(&out.stdout).unwrap();
+    let got: Vec<_> = r
+        .bills
+        .iter()
+        .map(|b| (b.currency.as_deref(), b.total.as_str()))
+        .collect();
+    assert_eq!(got, [(Some("USD"), "5.00"), (Some("EUR"), "3.00")]);
+    assert!(
+        r.bills
+            .iter()
+            .all(|b| codes(b).contains(&"mixed-currency".to_string()))
+    );
+}

@@ -500,6 +500,8 @@ mod tests {
         assert!(v("USD 12.00").explicit);
         assert_eq!(v("12.00 CNY").currency, Some("CNY"));
         assert_eq!(v("12,50 €").value, d("12.50"));
+        assert_eq!(v("EUR 3.00").currency, Some("EUR"));
+        assert_eq!(v("3.00 EUR").value, d("3.00"));
         assert_eq!(v("20").value, d("20"));
         assert!(!v("20").looks_like_money);
         assert!(v("20.0").looks_like_money);
