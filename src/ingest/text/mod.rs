@@ -435,7 +435,7 @@ fn summary(line_no: u64, line: &str) -> Option<Summary> {
             (first, summary_kind(first)?)
         }
     };
-    if kind == SummaryKind::Credit && amount.value.is_sign_positive() {
+    if kind == SummaryKind::Credit && amount.value.is_sign_positive() && !amount.value.is_zero() {
         amount.value.set_sign_negative(true);
     }
     Some(Summary {
