@@ -25,7 +25,8 @@ pub const EXIT_INPUT: u8 = 2;
 
 /// Audit cloud and GPU-rental bills for hidden costs.
 ///
-/// Reads CSV exports and sorts every line into compute, storage,
+/// Reads CSV exports and plain-text invoices (`pdftotext -layout` output,
+/// e-mails, receipts) and sorts every line into compute, storage,
 /// storage_replica, bandwidth, scheduling, tax, credit or other, then flags
 /// hidden fees above 5% of the bill, oversized replicas, arithmetic that does
 /// not add up and items it could not classify.

@@ -3,7 +3,7 @@
 //! Data flows one way, one module per stage:
 //!
 //! ```text
-//! ingest (bytes, encodings, CSV records)
+//! ingest (bytes, encodings, CSV records, text invoice lines)
 //!   -> normalise (header roles, exact numbers, dates -> LineItem)
 //!   -> classify (a Category per item, with the rule that decided it)
 //!   -> audit (figures per bill, findings per check)

@@ -11,9 +11,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ::csv::ByteRecord;
 use rayon::prelude::*;
 
-use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
+use crate::audit::{Bill, BillBuilder, Policy, mixed_currency, unparsed_line};
 use crate::classify::Classifier;
 use crate::error::{Error, InputError, Result};
+use crate::ingest::text::{self, LineKind, SummaryKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
 use crate::normalise::number::DecimalMark;
@@ -262,30 +263,46 @@ pub fn audit_source(source: &Source, opts: &Options) -> Result<Vec<Bill>> {
 
 /// Like [`audit_source`], keeping every bill and every error.
 fn audit_source_all(source: &Source, opts: &Options) -> (Vec<Bill>, Vec<Error>) {
-    if opts.input == InputKind::Text {
-        return (Vec::new(), vec![text_not_supported(&source.display)]);
-    }
     if ingest::is_zip(source) {
         let mut bills = Vec::new();
         let errors = archive::for_each_entry(source, |display, entry| {
             let opened = ingest::open_reader(display, Box::new(entry), opts.encoding)?;
-            let mut run = Run::new(display, opts);
-            run.feed(display, opened)?;
-            bills.extend(run.finish()?);
+            bills.extend(audit_opened(display, opened, opts)?);
             Ok(())
         });
         return (bills, errors);
     }
     let one = || -> Result<Vec<Bill>> {
         let opened = ingest::open(source, opts.encoding)?;
-        let mut run = Run::new(&source.display, opts);
-        run.feed(&source.display, opened)?;
-        run.finish()
+        audit_opened(&source.display, opened, opts)
     };
     match one() {
         Ok(b) => (b, Vec::new()),
         Err(e) => (Vec::new(), vec![e]),
     }
+}
+
+/// Audits one opened input, as a CSV export or, when its first rows hold no
+/// CSV header (or with `--input text`), as a text invoice.
+fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec<Bill>> {
+    let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
+    let as_text = match opts.input {
+        InputKind::Text => true,
+        InputKind::Csv => false,
+        InputKind::Auto => !csv_header_in(&opened.prefix_text, delimiter, opts),
+    };
+    if as_text {
+        let prefix_looks_csv = looks_like_csv(&opened.prefix_text, delimiter);
+        let content = read_all(display, opened.reader)?;
+        let invoice = text::parse(&content);
+        if invoice.items().next().is_none() && opts.input == InputKind::Auto && prefix_looks_csv {
+            return Err(no_header(display, HEADER_SEARCH_ROWS, opts));
+        }
+        return audit_invoice(display, &invoice, opts);
+    }
+    let mut run = Run::new(display, opts);
+    run.feed(display, opened)?;
+    run.finish()
 }
 
 /// Audits the split parts of one bill in part order, one pass over the rows.
@@ -412,7 +429,6 @@ impl<'o> Run<'o> {
                 return Err(Fed::Differs(Box::new(opened)));
             }
         }
-        let prefix_text = opened.prefix_text;
         let reader: Box<dyn Read + 'r> = match &opts.progress {
             Some(hook) => Box::new(Counting {
                 inner: opened.reader,
@@ -475,9 +491,6 @@ impl<'o> Run<'o> {
         let Some(header_line) = found else {
             if searched == 0 {
                 return Err(Error::input(path, "the file has no rows").into());
-            }
-            if opts.input == InputKind::Auto && !looks_like_csv(&prefix_text, delimiter) {
-                return Err(text_not_supported(path).into());
             }
             return Err(no_header(path, searched, opts).into());
         };
@@ -593,17 +606,111 @@ fn no_header(path: &str, searched: usize, opts: &Options) -> Error {
     Error::input(
         path,
         format!(
-            "no header row found in the first {searched} rows: looked for a known export (see `billaudit profiles`) or an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME",
+            "no header row found in the first {searched} rows: looked for a known export (see `billaudit profiles`) or an amount column ({}) next to a description, quantity or price column; map columns by hand with --columns amount=NAME,description=NAME, or read the file as a text invoice with --input text",
             amount_aliases(&opts.profiles)
         ),
     )
 }
 
-fn text_not_supported(path: &str) -> Error {
-    Error::input(
-        path,
-        "this looks like a text invoice, not a CSV export; text invoices are not supported yet",
-    )
+/// True when one of the first rows of `prefix` maps as a CSV header.
+fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
+    let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+    let mut rec = ByteRecord::new();
+    for _ in 0..HEADER_SEARCH_ROWS {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            // The prefix may end inside a quoted field: what was read counts.
+            Ok(false) | Err(_) => return false,
+        }
+        let cells: Vec<String> = rec
+            .iter()
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .collect();
+        if detect_header(
+            &opts.profiles,
+            &cells,
+            &opts.columns,
+            opts.cost,
+            opts.forced_profile,
+        )
+        .is_some()
+        {
+            return true;
+        }
+    }
+    false
+}
+
+fn read_all(path: &str, mut reader: Box<dyn Read + '_>) -> Result<String> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).map_err(|e| Error::Io {
+        path: path.to_string(),
+        source: e,
+    })?;
+    // Invalid bytes show up in `unparsed-line` findings instead of failing the file.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Audits a text invoice through the same bill builder as a CSV export.
+fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<Vec<Bill>> {
+    let item_count = invoice.items().count();
+    if item_count == 0 {
+        return Err(Error::input(
+            path,
+            format!(
+                "no invoice item found in {} non-blank lines: an item is a description followed by its amount, in columns two or more spaces apart or after a leader (`Storage 1 TB ..... $20.00`); see docs/text-invoices.md",
+                invoice.lines.len()
+            ),
+        ));
+    }
+    let header_currency = invoice.currency.is_some();
+    let mut bills = Bills::new(path, text::FORMAT, invoice.currency(), &opts.policy);
+    for line in &invoice.lines {
+        match &line.kind {
+            LineKind::Item(t) => {
+                let mut item = t.to_line_item(header_currency, invoice);
+                opts.classifier.classify(&mut item);
+                bills.add_item(&item);
+            }
+            LineKind::Summary(s) => match s.to_line_item(header_currency) {
+                Some(mut item) => {
+                    opts.classifier.classify(&mut item);
+                    bills.add_item(&item);
+                }
+                None => {
+                    bills.add_skip(SkipReason::Summary, None);
+                    let stated = Some((s.line, s.amount.value));
+                    let bill = bills.for_currency(&s.currency(header_currency));
+                    // The last subtotal and total stated are the ones checked.
+                    if s.kind == SummaryKind::Subtotal {
+                        bill.stated_subtotal = stated;
+                    } else {
+                        bill.stated_total = stated;
+                    }
+                }
+            },
+            LineKind::Unparsed(u) => {
+                let finding = Finding {
+                    code: unparsed_line::INFO.code.to_string(),
+                    severity: unparsed_line::INFO.default_severity,
+                    message: format!("column {}: {}: `{}`", u.column, u.reason, shorten(&u.text)),
+                    path: path.to_string(),
+                    line: Some(u.line),
+                };
+                bills.add_skip(SkipReason::Unparsable, Some(finding));
+            }
+            LineKind::Header(_) | LineKind::ColumnHeading | LineKind::Rule => {}
+        }
+    }
+    bills.finish(path)
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 120 {
+        format!("{}...", s.chars().take(120).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 /// True when most of the first lines split into the same number (>= 2) of fields.

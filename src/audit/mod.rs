@@ -16,9 +16,11 @@ pub mod monthly;
 pub mod replica_redundancy;
 pub mod replica_share;
 pub mod scheduling_fee_share;
+pub mod subtotal_mismatch;
 pub mod total_mismatch;
 pub mod unclassified_items;
 pub mod unparsable_value;
+pub mod unparsed_line;
 
 use std::collections::HashMap;
 
@@ -51,8 +53,10 @@ pub const CHECKS: &[CheckInfo] = &[
     replica_redundancy::INFO,
     scheduling_fee_share::INFO,
     line_arithmetic::INFO,
+    subtotal_mismatch::INFO,
     total_mismatch::INFO,
     unparsable_value::INFO,
+    unparsed_line::INFO,
     missing_amount::INFO,
     unclassified_items::INFO,
     mixed_currency::INFO,
@@ -409,8 +413,13 @@ impl<'p> BillBuilder<'p> {
         scheduling_fee_share::check(&figures, t, &mut self.sink);
         self.unclassified
             .report(currency.as_deref(), &mut self.sink);
-        total_mismatch::check(
+        subtotal_mismatch::check(
             self.stated_subtotal,
+            &figures,
+            currency.as_deref(),
+            &mut self.sink,
+        );
+        total_mismatch::check(
             self.stated_total,
             &figures,
             total,
@@ -507,5 +516,57 @@ mod tests {
         assert_eq!(share(Decimal::ONE, Decimal::ZERO), None);
         assert_eq!(percent(Decimal::new(5125, 5)), "5.13%");
         assert_eq!(percent(Decimal::MAX), "79228162514264337593543950335 times");
+    }
+
+    fn builder_with<'p>(policy: &'p Policy, items: &[(Category, &str)]) -> BillBuilder<'p> {
+        let mut b = BillBuilder::new("inv.txt", "text-invoice", Some("USD".into()), policy);
+        for (i, (c, amount)) in items.iter().enumerate() {
+            let mut item = LineItem::new(i as u64 + 1, "x", amount.parse().unwrap());
+            item.category = *c;
+            item.rule = "test".into();
+            b.add_item(&item);
+        }
+        b
+    }
+
+    fn codes_of(bill: &Bill) -> Vec<&str> {
+        bill.findings.iter().map(|f| f.code.as_str()).collect()
+    }
+
+    #[test]
+    fn stated_subtotal_and_total_have_their_own_codes() {
+        let policy = Policy::default();
+        let items = [
+            (Category::Compute, "100.00"),
+            (Category::Tax, "8.00"),
+            (Category::Credit, "-10.00"),
+        ];
+        // Both agree with the lines.
+        let mut b = builder_with(&policy, &items);
+        b.stated_subtotal = Some((9, "100.00".parse().unwrap()));
+        b.stated_total = Some((10, "98.00".parse().unwrap()));
+        assert!(b.finish().findings.is_empty());
+        // The tolerance is half a unit of the stated figure's last decimal:
+        // `98.004` allows 0.0005, so 0.004 off is a mismatch; `98` allows 0.5.
+        let mut b = builder_with(&policy, &items);
+        b.stated_total = Some((10, "98.004".parse().unwrap()));
+        assert!(codes_of(&b.finish()).contains(&"total-mismatch"));
+        let mut b = builder_with(&policy, &items);
+        b.stated_total = Some((10, "98".parse().unwrap()));
+        assert!(b.finish().findings.is_empty());
+        // The subtotal is off, the total is right.
+        let mut b = builder_with(&policy, &items);
+        b.stated_subtotal = Some((9, "101.00".parse().unwrap()));
+        b.stated_total = Some((10, "98.00".parse().unwrap()));
+        let bill = b.finish();
+        assert_eq!(codes_of(&bill), ["subtotal-mismatch"]);
+        assert_eq!(bill.findings[0].line, Some(9));
+        // The total is off, the subtotal is right.
+        let mut b = builder_with(&policy, &items);
+        b.stated_subtotal = Some((9, "100.00".parse().unwrap()));
+        b.stated_total = Some((10, "108.00".parse().unwrap()));
+        let bill = b.finish();
+        assert_eq!(codes_of(&bill), ["total-mismatch"]);
+        assert_eq!(bill.findings[0].line, Some(10));
     }
 }

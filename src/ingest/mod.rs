@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod csv;
 pub mod decode;
+pub mod text;
 
 use std::collections::HashSet;
 use std::fs::File;

@@ -72,7 +72,18 @@ pub fn parse_number(raw: &str, mark: DecimalMark) -> Result<Cell, NumberError> {
     while let Some(c) = chars.next() {
         let c = fold_char(c);
         match c {
-            '0'..='9' | '.' | ',' | 'e' | 'E' | '+' => s.push(c),
+            '0'..='9' | '.' | ',' | '+' => s.push(c),
+            // An exponent follows the mantissa and comes before its digits;
+            // any other `E` starts a word (`EUR 12.00`, `12.00 EUR`).
+            'e' | 'E'
+                if s.ends_with(|d: char| d.is_ascii_digit() || d == '.')
+                    && chars
+                        .peek()
+                        .map(|n| fold_char(*n))
+                        .is_some_and(|n| n.is_ascii_digit() || n == '-' || n == '+') =>
+            {
+                s.push(c)
+            }
             '-' | '\u{2212}' => {
                 // A minus inside an exponent belongs to it; elsewhere it negates.
                 if s.ends_with(['e', 'E']) {
@@ -391,6 +402,9 @@ mod tests {
         assert_eq!(v("US$4.00"), d("4.00"));
         assert_eq!(v("4.00 CNY"), d("4.00"));
         assert_eq!(v("€ 1.234,50"), d("1234.50"));
+        assert_eq!(v("EUR 12.00"), d("12.00"));
+        assert_eq!(v("12.00 EUR"), d("12.00"));
+        assert_eq!(v("eur12"), d("12"));
     }
 
     #[test]

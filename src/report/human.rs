@@ -204,13 +204,18 @@ fn render_bill(out: &mut String, b: &Bill) {
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    if let Some(st) = b.stated_total {
-        let _ = writeln!(
-            out,
-            "  {}  {}",
-            pad_right("stated total", 16),
-            pad_left(&dec(st), w_amount)
-        );
+    for (label, stated) in [
+        ("stated subtotal", b.stated_subtotal),
+        ("stated total", b.stated_total),
+    ] {
+        if let Some(st) = stated {
+            let _ = writeln!(
+                out,
+                "  {}  {}",
+                pad_right(label, 16),
+                pad_left(&dec(st), w_amount)
+            );
+        }
     }
     let _ = writeln!(out);
     match b.hidden_share {

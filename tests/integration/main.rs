@@ -11,3 +11,4 @@ mod html;
 mod props;
 mod real_data;
 mod real_files;
+mod text_invoices;

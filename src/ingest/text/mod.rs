@@ -1,0 +1,876 @@
+//! Plain-text invoices: the text of a PDF (`pdftotext -layout`), an e-mail
+//! or a pasted receipt, in English or Chinese.
+//!
+//! Every non-blank line ends as exactly one [`LineKind`]: a header field, a
+//! column heading, a rule line, an item, a summary line, or
+//! [`LineKind::Unparsed`], which the audit reports as `unparsed-line`.
+//! Nothing is skipped in silence. Lines are read one at a time by the small
+//! parsers in [`grammar`]; every item and every unparsed line keeps its
+//! line and column.
+
+pub mod grammar;
+
+use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
+use nom::Parser;
+use nom::combinator::all_consuming;
+use rust_decimal::Decimal;
+
+use crate::model::{Category, LineItem};
+use crate::normalise::date::{parse_datetime, parse_month, parse_range};
+use crate::normalise::header::{currency_code, currency_value};
+use crate::normalise::number::fold_char;
+use grammar::{CellKind, Money, column_of};
+
+/// The `format` of a bill read from a text invoice.
+pub const FORMAT: &str = "text-invoice";
+
+/// Lines longer than this are not read (no invoice line is this long); they
+/// are reported as unparsed.
+pub const MAX_LINE_CHARS: usize = 1000;
+
+/// A text invoice, read line by line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Invoice {
+    pub number: Option<String>,
+    pub date: Option<NaiveDateTime>,
+    pub period: Option<(NaiveDateTime, NaiveDateTime)>,
+    /// The currency the header names (`Currency: USD`, `币种：人民币（CNY）`).
+    pub currency: Option<String>,
+    /// The currency of the first currency mark on an amount (`$`, `¥`, `元`, `€`).
+    pub inferred_currency: Option<String>,
+    /// Every non-blank line, in order.
+    pub lines: Vec<Line>,
+}
+
+impl Invoice {
+    /// The currency of the invoice: the header's, else the first mark seen.
+    pub fn currency(&self) -> Option<String> {
+        self.currency
+            .clone()
+            .or_else(|| self.inferred_currency.clone())
+    }
+
+    pub fn items(&self) -> impl Iterator<Item = &TextItem> {
+        self.lines.iter().filter_map(|l| match &l.kind {
+            LineKind::Item(i) => Some(i),
+            _ => None,
+        })
+    }
+
+    pub fn summaries(&self) -> impl Iterator<Item = &Summary> {
+        self.lines.iter().filter_map(|l| match &l.kind {
+            LineKind::Summary(s) => Some(s),
+            _ => None,
+        })
+    }
+}
+
+/// One non-blank line and what it was read as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// 1-based line number.
+    pub line: u64,
+    pub kind: LineKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LineKind {
+    Header(HeaderField),
+    /// `Description  Qty  Unit  Rate  Amount`, `项目  数量  单价  金额`.
+    ColumnHeading,
+    /// `-----`, `=====`.
+    Rule,
+    Item(TextItem),
+    Summary(Summary),
+    Unparsed(Unparsed),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderField {
+    Number,
+    Date,
+    Period,
+    Currency,
+    /// A title (`INVOICE`, `账单`), a page number or another `Key: value`.
+    Other,
+}
+
+/// A charge line of the invoice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextItem {
+    pub line: u64,
+    /// 1-based character column where the description starts.
+    pub column: usize,
+    /// 1-based character column where the amount starts.
+    pub amount_column: usize,
+    pub description: String,
+    pub quantity: Option<Decimal>,
+    pub unit: Option<String>,
+    pub unit_price: Option<Decimal>,
+    pub amount: Money,
+    pub start: Option<NaiveDateTime>,
+    pub end: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryKind {
+    Subtotal,
+    Tax,
+    /// A discount or credit; its amount is stored negative.
+    Credit,
+    Total,
+}
+
+/// `Subtotal`, `Tax (8%)`, `Discount`, `Total due`, `小计`, `应付金额`, ...
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub line: u64,
+    pub column: usize,
+    pub kind: SummaryKind,
+    pub label: String,
+    /// As stated, except that credits are always negative.
+    pub amount: Money,
+    /// A rate written with the label: `Tax (8%)` gives 8.
+    pub rate: Option<Decimal>,
+}
+
+/// A line that is none of the above.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unparsed {
+    pub line: u64,
+    /// 1-based character column where reading stopped.
+    pub column: usize,
+    pub text: String,
+    pub reason: String,
+}
+
+/// Reads a whole invoice. Never fails: lines that are not understood are
+/// [`LineKind::Unparsed`], except in the letterhead (above the first item,
+/// summary or column heading), where a line without an amount is header text.
+pub fn parse(text: &str) -> Invoice {
+    let mut inv = Invoice::default();
+    let mut in_body = false;
+    for (i, raw) in text.split('\n').enumerate() {
+        let line_no = i as u64 + 1;
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let raw = if i == 0 {
+            raw.trim_start_matches('\u{feff}')
+        } else {
+            raw
+        };
+        // Full-width forms fold one character to one, so columns survive.
+        let folded: String = raw.chars().map(fold_char).collect();
+        if folded.trim().is_empty() {
+            continue;
+        }
+        let mut kind = read_line(line_no, &folded, &mut inv);
+        // Above the first item or column heading is the letterhead: the
+        // vendor's name and address are header text, unless they hold an amount.
+        if let LineKind::Unparsed(_) = kind {
+            if !in_body && grammar::trailing_amount(folded.trim()).is_none() {
+                kind = LineKind::Header(HeaderField::Other);
+            }
+        }
+        in_body |= matches!(
+            kind,
+            LineKind::Item(_) | LineKind::ColumnHeading | LineKind::Summary(_)
+        );
+        inv.lines.push(Line {
+            line: line_no,
+            kind,
+        });
+    }
+    inv
+}
+
+/// Reads one folded, non-blank line. Header fields are stored in `inv`.
+pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
+    if line.chars().count() > MAX_LINE_CHARS {
+        return unparsed(
+            line_no,
+            line,
+            line,
+            format!("the line is longer than {MAX_LINE_CHARS} characters"),
+        );
+    }
+    let body = line.trim();
+    if grammar::rule_line(body).is_ok() {
+        return LineKind::Rule;
+    }
+    if let Some(s) = summary(line_no, line) {
+        note_currency(inv, &s.amount);
+        return LineKind::Summary(s);
+    }
+    if let Some(field) = header(body, inv) {
+        return LineKind::Header(field);
+    }
+    let item = leader_item(line_no, line).or_else(|| column_item(line_no, line));
+    match item {
+        Some(Ok(item)) => {
+            note_currency(inv, &item.amount);
+            return LineKind::Item(item);
+        }
+        Some(Err(u)) => return LineKind::Unparsed(u),
+        None => {}
+    }
+    if is_column_heading(body) {
+        return LineKind::ColumnHeading;
+    }
+    if is_title(body) {
+        return LineKind::Header(HeaderField::Other);
+    }
+    if let Ok((_, (_, value))) = grammar::key_value(body) {
+        if grammar::trailing_amount(value).is_none()
+            && all_consuming(grammar::amount).parse(value).is_err()
+        {
+            return LineKind::Header(HeaderField::Other);
+        }
+    }
+    let reason = if grammar::trailing_amount(body).is_some() {
+        "ends with an amount, but is neither an item line (description, then quantity, unit, rate and amount in columns two spaces apart, or a leader `....`) nor a known summary line"
+    } else {
+        "not an item, summary, header or column-heading line"
+    };
+    unparsed(line_no, line, body, reason.to_string())
+}
+
+fn unparsed(line_no: u64, line: &str, at: &str, reason: String) -> LineKind {
+    LineKind::Unparsed(Unparsed {
+        line: line_no,
+        column: column_of(line, at),
+        text: line.trim().to_string(),
+        reason,
+    })
+}
+
+fn note_currency(inv: &mut Invoice, m: &Money) {
+    if inv.inferred_currency.is_none() {
+        inv.inferred_currency = m.currency.map(str::to_string);
+    }
+}
+
+/// Lowercase, single spaces, no trailing `:`.
+fn norm_label(s: &str) -> String {
+    let s = s.trim().trim_end_matches([':', '.', ' ']).to_lowercase();
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Removes bracket groups and a bare percentage; returns the rate they held.
+fn strip_brackets(label: &str) -> (String, Option<Decimal>) {
+    let mut out = String::new();
+    let mut rate = None;
+    let mut depth = 0usize;
+    let mut inner = String::new();
+    for c in label.chars() {
+        match c {
+            '(' | '[' => {
+                depth += 1;
+                if depth == 1 {
+                    inner.clear();
+                    continue;
+                }
+            }
+            ')' | ']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    rate = rate.or_else(|| find_percent(&inner));
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        if depth > 0 {
+            inner.push(c);
+        } else {
+            out.push(c);
+        }
+    }
+    // `VAT 20%`, `Tax @ 8%`: a percentage outside brackets.
+    if let Some(r) = find_percent(&out) {
+        rate = rate.or(Some(r));
+        out = out
+            .split_whitespace()
+            .filter(|w| !w.ends_with('%') && *w != "@" && !w.chars().all(|c| c == '%'))
+            .collect::<Vec<_>>()
+            .join(" ");
+        out = out
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
+            .to_string();
+    }
+    (norm_label(&out), rate)
+}
+
+fn find_percent(s: &str) -> Option<Decimal> {
+    // Only where a number starts, so a long run of digits is read once.
+    let mut prev_digit = false;
+    s.char_indices().find_map(|(i, c)| {
+        let digit = c.is_ascii_digit();
+        let start = digit && !prev_digit;
+        prev_digit = digit;
+        if start {
+            grammar::percent(&s[i..]).ok().map(|(_, r)| r)
+        } else {
+            None
+        }
+    })
+}
+
+const SUBTOTAL_LABELS: &[&str] = &[
+    "subtotal",
+    "sub-total",
+    "sub total",
+    "total before tax",
+    "total excluding tax",
+    "total excl. tax",
+    "小计",
+    "小计金额",
+];
+const TAX_LABELS: &[&str] = &[
+    "tax",
+    "taxes",
+    "vat",
+    "sales tax",
+    "gst",
+    "tax total",
+    "total tax",
+    "税额",
+    "税金",
+    "税费",
+    "增值税",
+    "增值税额",
+];
+const CREDIT_LABELS: &[&str] = &[
+    "discount",
+    "discounts",
+    "credit",
+    "credits",
+    "credit applied",
+    "credits applied",
+    "promotional credit",
+    "promotional credits",
+    "promo credit",
+    "coupon",
+    "voucher",
+    "优惠",
+    "优惠金额",
+    "折扣",
+    "代金券",
+    "代金券抵扣",
+    "抵扣",
+];
+const TOTAL_LABELS: &[&str] = &[
+    "total",
+    "grand total",
+    "total due",
+    "amount due",
+    "balance due",
+    "total amount",
+    "total amount due",
+    "invoice total",
+    "total charges",
+    "合计",
+    "合计金额",
+    "总计",
+    "总计金额",
+    "应付金额",
+    "应付总额",
+    "价税合计",
+];
+
+/// True when a normalised label is in `set`, or is a bilingual label whose
+/// English and Chinese parts are both in it: `Subtotal 小计`, `VAT 增值税`.
+fn label_is(label: &str, set: &[&str]) -> bool {
+    if set.contains(&label) {
+        return true;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut ascii = None;
+    for c in label.chars() {
+        let a = c.is_ascii();
+        if c != ' ' && ascii != Some(a) {
+            parts.push(String::new());
+            ascii = Some(a);
+        }
+        if let Some(p) = parts.last_mut() {
+            p.push(c);
+        }
+    }
+    parts.len() > 1 && parts.iter().all(|p| set.contains(&p.trim()))
+}
+
+/// What a summary label names, and the rate written with it.
+pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
+    let (mut l, rate) = strip_brackets(label);
+    // `Total USD`, `Amount due EUR`: a currency code after the label.
+    if let Some((head, last)) = l.rsplit_once(' ') {
+        if currency_code(last).is_some() {
+            l = head.to_string();
+        }
+    }
+    let is = |set: &[&str]| label_is(&l, set);
+    let kind = if is(SUBTOTAL_LABELS) {
+        SummaryKind::Subtotal
+    } else if is(TAX_LABELS) {
+        SummaryKind::Tax
+    } else if is(CREDIT_LABELS) {
+        SummaryKind::Credit
+    } else if is(TOTAL_LABELS) {
+        SummaryKind::Total
+    } else {
+        return None;
+    };
+    Some((kind, rate))
+}
+
+/// A summary line: a known label, then an amount at the end.
+fn summary(line_no: u64, line: &str) -> Option<Summary> {
+    let (label, _, mut amount) = grammar::trailing_amount(line)?;
+    let (label, (kind, rate)) = match summary_kind(label) {
+        Some(k) => (label, k),
+        // `Total   300 hrs   $451.50`: a summary label in the first column,
+        // other figures between it and the amount.
+        None => {
+            let (_, cells) = grammar::cells(line).ok()?;
+            let first = *cells.first()?;
+            (first, summary_kind(first)?)
+        }
+    };
+    if kind == SummaryKind::Credit && amount.value.is_sign_positive() && !amount.value.is_zero() {
+        amount.value.set_sign_negative(true);
+    }
+    Some(Summary {
+        line: line_no,
+        column: column_of(line, label),
+        kind,
+        label: label.to_string(),
+        amount,
+        rate,
+    })
+}
+
+const NUMBER_KEYS: &[&str] = &[
+    "invoice",
+    "invoice #",
+    "invoice no",
+    "invoice no.",
+    "invoice number",
+    "invoice id",
+    "receipt",
+    "receipt #",
+    "receipt no",
+    "receipt number",
+    "bill no",
+    "bill number",
+    "statement no",
+    "发票号码",
+    "发票号",
+    "发票编号",
+    "账单号",
+    "账单编号",
+    "单号",
+];
+const DATE_KEYS: &[&str] = &[
+    "date",
+    "invoice date",
+    "issue date",
+    "date issued",
+    "date of issue",
+    "receipt date",
+    "statement date",
+    "日期",
+    "开票日期",
+    "账单日期",
+    "出账日期",
+];
+const PERIOD_KEYS: &[&str] = &[
+    "billing period",
+    "period",
+    "service period",
+    "statement period",
+    "usage period",
+    "billing month",
+    "账期",
+    "计费周期",
+    "账单周期",
+    "结算周期",
+    "账单月份",
+];
+const CURRENCY_KEYS: &[&str] = &["currency", "billing currency", "币种", "货币", "结算币种"];
+
+/// A known header field, written `Key: value` or `Key    value`.
+fn header(body: &str, inv: &mut Invoice) -> Option<HeaderField> {
+    let (key, value) = grammar::key_value(body)
+        .or_else(|_| grammar::key_gap_value(body))
+        .ok()?
+        .1;
+    let key = norm_label(key);
+    let has = |set: &[&str]| label_is(&key, set);
+    if has(NUMBER_KEYS) {
+        if !value.is_empty() {
+            inv.number.get_or_insert_with(|| value.to_string());
+        }
+        Some(HeaderField::Number)
+    } else if has(DATE_KEYS) {
+        let d = parse_datetime(value)?;
+        inv.date.get_or_insert(d);
+        Some(HeaderField::Date)
+    } else if has(PERIOD_KEYS) {
+        let p = period(value)?;
+        inv.period.get_or_insert(p);
+        Some(HeaderField::Period)
+    } else if has(CURRENCY_KEYS) {
+        let c = currency_value(value)?;
+        inv.currency.get_or_insert(c);
+        Some(HeaderField::Currency)
+    } else {
+        None
+    }
+}
+
+/// `2025-10-01 - 2025-10-31`, `Oct 2025`, `2025年10月`: a month is its
+/// first to its last day.
+pub fn period(value: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
+    if let Some(r) = parse_range(value) {
+        return Some(r);
+    }
+    let first = parse_month(value)?;
+    let next = if first.month() == 12 {
+        NaiveDate::from_ymd_opt(first.year() + 1, 1, 1)
+    } else {
+        NaiveDate::from_ymd_opt(first.year(), first.month() + 1, 1)
+    }?;
+    let last = next.pred_opt()?;
+    Some((
+        first.and_time(NaiveTime::MIN),
+        last.and_time(NaiveTime::MIN),
+    ))
+}
+
+/// `Filesystem storage 1 TB ........ $20.00`.
+fn leader_item(line_no: u64, line: &str) -> Option<Result<TextItem, Unparsed>> {
+    // Each leader is tried once, from where it starts: a line of dots stays linear.
+    let mut skip_to = 0;
+    for (i, c) in line.char_indices() {
+        if i < skip_to || !grammar::is_leader_char(c) {
+            continue;
+        }
+        let after = match grammar::leader(&line[i..]) {
+            Ok((after, _)) => after,
+            Err(_) => {
+                let run = line[i..]
+                    .find(|c: char| !grammar::is_leader_char(c))
+                    .unwrap_or(line.len() - i);
+                skip_to = i + run;
+                continue;
+            }
+        };
+        skip_to = line.len() - after.len();
+        let desc = line[..i].trim();
+        if desc.is_empty() {
+            continue;
+        }
+        let Ok((_, (amount_text, _))) = all_consuming((
+            nom::combinator::recognize(grammar::amount),
+            nom::character::complete::space0,
+        ))
+        .parse(after) else {
+            continue;
+        };
+        let Ok((_, amount)) = grammar::amount(amount_text) else {
+            continue;
+        };
+        if !desc.chars().any(char::is_alphabetic) {
+            return None;
+        }
+        let mut item = TextItem {
+            line: line_no,
+            column: column_of(line, desc),
+            amount_column: column_of(line, amount_text),
+            description: desc.to_string(),
+            quantity: None,
+            unit: None,
+            unit_price: None,
+            amount,
+            start: None,
+            end: None,
+        };
+        apply_at_rate(&mut item);
+        return Some(Ok(item));
+    }
+    None
+}
+
+fn apply_at_rate(item: &mut TextItem) {
+    if item.quantity.is_some() || item.unit_price.is_some() {
+        return;
+    }
+    if let Some((q, u, price)) = grammar::at_rate(&item.description) {
+        item.quantity = Some(q);
+        item.unit = u.map(str::to_string);
+        item.unit_price = Some(price.value);
+    }
+}
+
+/// Column layout: description, then quantity, unit, rate and amount, each
+/// two or more spaces apart. `None` when the line is not shaped like an item;
+/// `Some(Err)` when it is, but a column cannot be placed.
+fn column_item(line_no: u64, line: &str) -> Option<Result<TextItem, Unparsed>> {
+    let (_, cells) = grammar::cells(line).ok()?;
+    let (amount_text, rest) = cells.split_last()?;
+    if rest.is_empty() {
+        return None;
+    }
+    let (_, amount) = all_consuming(grammar::amount).parse(*amount_text).ok()?;
+    let mut kinds: Vec<(&str, CellKind<'_>)> =
+        rest.iter().map(|c| (*c, grammar::cell_kind(c))).collect();
+
+    let mut quantity = None;
+    let mut unit: Option<&str> = None;
+    let mut unit_price = None;
+    // The columns are placed from the right: rate, then unit, then quantity.
+    // The first cell is always (part of) the description.
+    let n = kinds.len();
+    let before_last_is_column = n >= 3
+        && matches!(
+            kinds.get(n - 2),
+            Some((
+                _,
+                CellKind::Number(_) | CellKind::QtyUnit(..) | CellKind::Unit(_)
+            ))
+        );
+    match kinds.last().map(|(_, k)| k.clone()) {
+        Some(CellKind::Rate(m, u)) if n >= 2 => {
+            unit_price = Some(m.value);
+            unit = Some(u);
+            kinds.pop();
+        }
+        Some(CellKind::Number(m)) if before_last_is_column => {
+            unit_price = Some(m.value);
+            kinds.pop();
+        }
+        Some(CellKind::Number(m)) if n == 2 && m.currency.is_some() => {
+            unit_price = Some(m.value);
+            kinds.pop();
+        }
+        _ => {}
+    }
+    let n = kinds.len();
+    match kinds.last().map(|(_, k)| k.clone()) {
+        Some(CellKind::QtyUnit(q, u)) if n >= 2 => {
+            quantity = Some(q);
+            unit = Some(u);
+            kinds.pop();
+        }
+        Some(CellKind::Unit(u)) if n >= 3 => {
+            if let Some((_, CellKind::Number(q))) = kinds.get(n - 2) {
+                if q.currency.is_none() {
+                    quantity = Some(q.value);
+                    unit = Some(u);
+                    kinds.truncate(n - 2);
+                }
+            }
+        }
+        Some(CellKind::Number(q)) if n >= 2 && q.currency.is_none() => {
+            quantity = Some(q.value);
+            kinds.pop();
+        }
+        _ => {}
+    }
+
+    let mut description = Vec::new();
+    let mut first = None;
+    let mut start = None;
+    let mut end = None;
+    for (text, kind) in &kinds {
+        match kind {
+            CellKind::Date if start.is_none() => {
+                if let Some((s, e)) = parse_range(text) {
+                    start = Some(s);
+                    end = Some(e);
+                } else {
+                    start = parse_datetime(text);
+                }
+            }
+            CellKind::Text | CellKind::Unit(_) | CellKind::Date => {
+                first.get_or_insert(*text);
+                description.push(*text);
+            }
+            CellKind::Number(_) | CellKind::Rate(..) | CellKind::QtyUnit(..) => {
+                // A number first: not an item line (a date, an id, a figure).
+                first?;
+                return Some(Err(Unparsed {
+                    line: line_no,
+                    column: column_of(line, text),
+                    text: line.trim().to_string(),
+                    reason: format!(
+                        "the column `{text}` cannot be placed as a quantity, unit or rate (expected description, then quantity, unit, rate and amount)"
+                    ),
+                }));
+            }
+        }
+    }
+    let first = first?;
+    if !description
+        .iter()
+        .any(|d| d.chars().any(char::is_alphabetic))
+    {
+        return None;
+    }
+    let mut item = TextItem {
+        line: line_no,
+        column: column_of(line, first),
+        amount_column: column_of(line, amount_text),
+        description: description.join(" "),
+        quantity,
+        unit: unit.map(str::to_string),
+        unit_price,
+        amount,
+        start,
+        end,
+    };
+    apply_at_rate(&mut item);
+    Some(Ok(item))
+}
+
+const HEADING_WORDS: &[&str] = &[
+    "description",
+    "item",
+    "items",
+    "service",
+    "services",
+    "product",
+    "resource",
+    "details",
+    "detail",
+    "qty",
+    "quantity",
+    "usage",
+    "hours",
+    "unit",
+    "units",
+    "uom",
+    "rate",
+    "price",
+    "cost",
+    "amount",
+    "total",
+    "date",
+    "period",
+    "#",
+    "no.",
+    "line",
+    "per",
+    "项目",
+    "名称",
+    "产品",
+    "服务",
+    "描述",
+    "说明",
+    "计费项",
+    "数量",
+    "用量",
+    "单位",
+    "单价",
+    "价格",
+    "金额",
+    "费用",
+    "小计",
+];
+
+/// `Description  Qty  Unit  Rate  Amount`: at least two heading words, and
+/// nothing else (currency marks in brackets allowed: `Amount (USD)`).
+fn is_column_heading(body: &str) -> bool {
+    if body.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let (stripped, _) = strip_brackets(body);
+    if stripped.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let words: Vec<&str> = stripped.split(' ').filter(|w| !w.is_empty()).collect();
+    words.len() >= 2 && words.iter().all(|w| HEADING_WORDS.contains(w))
+}
+
+const TITLES: &[&str] = &[
+    "invoice",
+    "tax invoice",
+    "receipt",
+    "payment receipt",
+    "bill",
+    "statement",
+    "billing statement",
+    "invoice summary",
+    "summary",
+    "charges",
+    "usage charges",
+    "details",
+    "账单",
+    "发票",
+    "收据",
+    "账单明细",
+    "费用明细",
+    "费用清单",
+    "消费明细",
+    "明细",
+];
+
+/// A title (`INVOICE`, `账单`) or a page marker (`Page 1 of 2`, `第 1 页`).
+fn is_title(body: &str) -> bool {
+    let l = norm_label(body);
+    if label_is(&l, TITLES) {
+        return true;
+    }
+    let words: Vec<&str> = l.split(' ').collect();
+    let num = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    matches!(words.as_slice(), ["page", n] if num(n))
+        || matches!(words.as_slice(), ["page", n, "of", m] if num(n) && num(m))
+        || (l.starts_with('第') && l.ends_with('页'))
+}
+
+impl TextItem {
+    /// The line item this invoice line stands for. `header_currency` says
+    /// whether the invoice header named the currency: a symbol on an amount
+    /// (`$`, `¥`) then yields to it, and only codes (`USD`) override it.
+    pub fn to_line_item(&self, header_currency: bool, inv: &Invoice) -> LineItem {
+        let mut item = LineItem::new(self.line, self.description.clone(), self.amount.value);
+        item.quantity = self.quantity;
+        item.unit = self.unit.clone();
+        item.unit_price = self.unit_price;
+        item.currency = money_currency(&self.amount, header_currency);
+        item.start = self.start.or(inv.period.map(|p| p.0));
+        item.end = self.end.or(inv.period.map(|p| p.1));
+        item
+    }
+}
+
+impl Summary {
+    /// Taxes and credits are line items of their own category; subtotals
+    /// and totals are not items (`None`).
+    pub fn to_line_item(&self, header_currency: bool) -> Option<LineItem> {
+        let forced = match self.kind {
+            SummaryKind::Tax => (Category::Tax, "text-tax"),
+            SummaryKind::Credit => (Category::Credit, "text-credit"),
+            SummaryKind::Subtotal | SummaryKind::Total => return None,
+        };
+        let mut item = LineItem::new(self.line, self.label.clone(), self.amount.value);
+        item.forced = Some(forced);
+        item.currency = self.currency(header_currency);
+        Some(item)
+    }
+
+    /// The currency of the amount; see [`TextItem::to_line_item`].
+    pub fn currency(&self, header_currency: bool) -> Option<String> {
+        money_currency(&self.amount, header_currency)
+    }
+}
+
+fn money_currency(m: &Money, header_currency: bool) -> Option<String> {
+    if m.explicit || !header_currency {
+        m.currency.map(str::to_string)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests;
