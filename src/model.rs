@@ -152,7 +152,7 @@ pub struct LineItem {
     pub forced: Option<(Category, &'static str)>,
     pub category: Category,
     /// Id of the rule that classified the item (`builtin:...`, `profile:...`).
-    pub rule: String,
+    pub rule: std::sync::Arc<str>,
 }
 
 impl LineItem {
@@ -172,7 +172,7 @@ impl LineItem {
             end: None,
             forced: None,
             category: Category::Other,
-            rule: String::new(),
+            rule: "".into(),
         }
     }
 }

@@ -12,7 +12,7 @@ use ::csv::ByteRecord;
 use rayon::prelude::*;
 
 use crate::audit::{Bill, BillBuilder, Policy, mixed_currency, unparsed_line};
-use crate::classify::Classifier;
+use crate::classify::{ClassCache, Classifier};
 use crate::error::{Error, InputError, Result};
 use crate::ingest::text::{self, LineKind, SummaryKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
@@ -55,6 +55,8 @@ pub struct Options {
     pub fail_fast: bool,
     /// Told how many bytes and rows have been read, for a progress bar.
     pub progress: Option<ProgressHook>,
+    /// When and how a large file is read on several threads.
+    pub parallel: Parallelism,
 }
 
 /// Receives `(bytes, rows)` increments while inputs are read.
@@ -95,6 +97,7 @@ impl Default for Options {
             classifier: Classifier::default(),
             fail_fast: false,
             progress: None,
+            parallel: Parallelism::default(),
         }
     }
 }
@@ -413,6 +416,7 @@ impl<'o> Run<'o> {
     fn feed<'r>(&mut self, path: &str, opened: Opened<'r>) -> std::result::Result<(), Fed<'r>> {
         let opts = self.opts;
         let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
+        let seekable = opened.seekable.clone();
         if let Some(st) = &self.state {
             // A later part: its header must be the first part's.
             let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);
@@ -509,41 +513,28 @@ impl<'o> Run<'o> {
             mark,
             path,
         };
-        let mut rows = 0u64;
-        loop {
-            match rdr.read_byte_record(&mut rec) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => return Err(csv_error(path, &e).into()),
-            }
-            rows += 1;
-            if rows % 16_384 == 0 {
-                if let Some(h) = &opts.progress {
-                    (h.0)(0, 16_384);
-                }
-            }
-            let line = rec.position().map_or(header_line + rows, |p| p.line());
-            match norm.row(line, &rec) {
-                RowOutcome::Item(mut item) => {
-                    opts.classifier.classify(&mut item);
-                    state.bills.add_item(&item);
-                }
-                RowOutcome::WithCredits(mut item, credits) => {
-                    opts.classifier.classify(&mut item);
-                    state.bills.add_item(&item);
-                    for mut c in credits {
-                        opts.classifier.classify(&mut c);
-                        state.bills.add_item(&c);
-                    }
-                }
-                RowOutcome::Skip(reason, finding) => state.bills.add_skip(reason, finding),
-                RowOutcome::StatedTotal(amount) => {
-                    state.bills.add_skip(SkipReason::Summary, None);
-                    state.bills.primary().stated_total = Some((line, amount));
-                }
+        if let Some((file, bom)) = &seekable {
+            let data_start = bom + rdr.position().byte();
+            let first_line = rdr.position().line();
+            let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+            let p = opts.parallel;
+            let workers = p.threads.unwrap_or_else(rayon::current_num_threads);
+            if workers >= 2 && len.saturating_sub(data_start) >= p.min_bytes {
+                drop(rdr);
+                let par = Parallel {
+                    file,
+                    path,
+                    delimiter,
+                    len,
+                    workers,
+                    norm: &norm,
+                    opts,
+                };
+                self.rows += par.read(data_start, first_line, &mut state.bills)?;
+                return Ok(());
             }
         }
-        self.rows += rows;
+        self.rows += read_rows(&mut rdr, 0, &norm, opts, &mut state.bills, path)?;
         Ok(())
     }
 
@@ -563,6 +554,282 @@ impl<'o> Run<'o> {
             ));
         }
         state.bills.finish(&self.display)
+    }
+}
+
+/// When a large plain file is read on several threads (ranges of
+/// `chunk_bytes`, from `min_bytes` of data on). The result never depends on
+/// these: rows are added to the bills in file order either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parallelism {
+    /// Worker threads; `None` means rayon's (`RAYON_NUM_THREADS`, else the cores).
+    pub threads: Option<usize>,
+    pub min_bytes: u64,
+    pub chunk_bytes: u64,
+}
+
+impl Default for Parallelism {
+    fn default() -> Self {
+        Parallelism {
+            threads: None,
+            min_bytes: 16 * 1024 * 1024,
+            chunk_bytes: ingest::chunks::CHUNK_BYTES,
+        }
+    }
+}
+
+/// Classifies what one row gave, with the reader's classification cache.
+fn classify_outcome(outcome: &mut RowOutcome, classifier: &Classifier, cache: &mut ClassCache) {
+    match outcome {
+        RowOutcome::Item(item) => classifier.classify_cached(item, cache),
+        RowOutcome::WithCredits(item, credits) => {
+            classifier.classify_cached(item, cache);
+            for c in credits {
+                classifier.classify(c);
+            }
+        }
+        RowOutcome::Skip(..) | RowOutcome::StatedTotal(_) => {}
+    }
+}
+
+/// Moves every line number of a row's outcome by `by` (a range read on its
+/// own thread counts lines from its start).
+fn shift_lines(outcome: &mut RowOutcome, by: u64) {
+    match outcome {
+        RowOutcome::Item(item) => item.line += by,
+        RowOutcome::WithCredits(item, credits) => {
+            item.line += by;
+            for c in credits {
+                c.line += by;
+            }
+        }
+        RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
+        RowOutcome::Skip(_, None) | RowOutcome::StatedTotal(_) => {}
+    }
+}
+
+/// Adds one classified row's outcome to the bills, in file order.
+fn apply_outcome(bills: &mut Bills<'_>, outcome: RowOutcome, line: u64) {
+    match outcome {
+        RowOutcome::Item(item) => bills.add_item(&item),
+        RowOutcome::WithCredits(item, credits) => {
+            bills.add_item(&item);
+            for c in &credits {
+                bills.add_item(c);
+            }
+        }
+        RowOutcome::Skip(reason, finding) => bills.add_skip(reason, finding),
+        RowOutcome::StatedTotal(amount) => {
+            bills.add_skip(SkipReason::Summary, None);
+            bills.primary().stated_total = Some((line, amount));
+        }
+    }
+}
+
+/// Streams the rows of `rdr` into the bills; lines are the reader's plus
+/// `line_offset`. Returns the number of rows read.
+fn read_rows<R: Read>(
+    rdr: &mut ::csv::Reader<R>,
+    line_offset: u64,
+    norm: &RowNormaliser<'_>,
+    opts: &Options,
+    bills: &mut Bills<'_>,
+    path: &str,
+) -> Result<u64> {
+    let mut rec = ByteRecord::new();
+    let mut cache = ClassCache::default();
+    let mut rows = 0u64;
+    loop {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(shift_error(csv_error(path, &e), line_offset)),
+        }
+        rows += 1;
+        if rows % 16_384 == 0 {
+            if let Some(h) = &opts.progress {
+                (h.0)(0, 16_384);
+            }
+        }
+        let line = rec.position().map_or(rows, |p| p.line()) + line_offset;
+        let mut outcome = norm.row(line, &rec);
+        classify_outcome(&mut outcome, &opts.classifier, &mut cache);
+        apply_outcome(bills, outcome, line);
+    }
+    Ok(rows)
+}
+
+fn shift_error(e: Error, by: u64) -> Error {
+    match e {
+        Error::Input(mut i) => {
+            i.line = i.line.map(|l| l + by);
+            Error::Input(i)
+        }
+        other => other,
+    }
+}
+
+/// What one range of a large file gave.
+struct Chunk {
+    /// Where the range's first record starts.
+    start: u64,
+    /// Each row's outcome, classified, with its line counted from the range's start.
+    rows: Vec<(u64, RowOutcome)>,
+    /// Where the first record *not* read starts (the next range's proof),
+    /// and its line counted from the range's start.
+    end: u64,
+    end_line: u64,
+    error: Option<Error>,
+}
+
+/// Reads one large plain file on several threads. Each range is parsed,
+/// normalised and classified by a worker; this thread adds the rows to the
+/// bills strictly in file order, so every check sees exactly the sequence a
+/// single thread would. At most `workers + 2` ranges are in memory at once.
+struct Parallel<'a> {
+    file: &'a std::path::Path,
+    path: &'a str,
+    delimiter: u8,
+    len: u64,
+    workers: usize,
+    norm: &'a RowNormaliser<'a>,
+    opts: &'a Options,
+}
+
+impl Parallel<'_> {
+    fn read(&self, start: u64, first_line: u64, bills: &mut Bills<'_>) -> Result<u64> {
+        use std::sync::Mutex;
+        use std::sync::atomic::AtomicUsize;
+        use std::sync::mpsc;
+
+        let chunk = self.opts.parallel.chunk_bytes.max(1);
+        let cuts = ingest::chunks::cut_points(self.file, start, self.len, chunk)
+            .map_err(|e| Error::io(self.file, e))?;
+        let n = cuts.len();
+        let workers = self.workers.min(n).max(1);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+        let (token_tx, token_rx) = mpsc::sync_channel::<()>(workers + 2);
+        for _ in 0..workers + 2 {
+            let _ = token_tx.send(());
+        }
+        let token_rx = Mutex::new(token_rx);
+        let mut rows = 0u64;
+        // Where sequential reading must take over: the last proven record
+        // boundary and its line, when a cut was not a record boundary.
+        let mut resume: Option<(u64, u64)> = None;
+        let mut failed: Option<Error> = None;
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let (cuts, next, token_rx) = (&cuts, &next, &token_rx);
+                scope.spawn(move || {
+                    loop {
+                        let got = token_rx.lock().map(|r| r.recv().is_ok()).unwrap_or(false);
+                        if !got {
+                            break;
+                        }
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&from) = cuts.get(k) else { break };
+                        let to = cuts.get(k + 1).copied().unwrap_or(self.len);
+                        if tx.send((k, self.chunk(from, to))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
+            let mut expected = (start, first_line);
+            let mut k_next = 0;
+            'outer: for (k, chunk) in rx.iter() {
+                pending.insert(k, chunk);
+                while let Some(chunk) = pending.remove(&k_next) {
+                    k_next += 1;
+                    let _ = token_tx.send(());
+                    if chunk.start != expected.0 {
+                        // The cut was inside a record: read on from the proof.
+                        resume = Some(expected);
+                        break 'outer;
+                    }
+                    let by = expected.1 - 1;
+                    for (line, mut outcome) in chunk.rows {
+                        shift_lines(&mut outcome, by);
+                        apply_outcome(bills, outcome, line + by);
+                        rows += 1;
+                    }
+                    if let Some(e) = chunk.error {
+                        failed = Some(shift_error(e, by));
+                        break 'outer;
+                    }
+                    if let Some(h) = &self.opts.progress {
+                        (h.0)(chunk.end - chunk.start, 0);
+                    }
+                    expected = (chunk.end, expected.1 + chunk.end_line - 1);
+                }
+                if k_next >= n {
+                    break;
+                }
+            }
+            // Unblock the workers: no more tokens, and nobody listens.
+            drop(token_tx);
+            drop(rx);
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if let Some((offset, line)) = resume {
+            let reader = ingest::chunks::reader_at(self.file, offset)
+                .map_err(|e| Error::io(self.file, e))?;
+            let mut rdr = ingest::csv::reader(reader, self.delimiter);
+            rows += read_rows(&mut rdr, line - 1, self.norm, self.opts, bills, self.path)?;
+        }
+        Ok(rows)
+    }
+
+    /// Reads the records that start in `[from, to)`.
+    fn chunk(&self, from: u64, to: u64) -> Chunk {
+        let mut chunk = Chunk {
+            start: from,
+            rows: Vec::new(),
+            end: to,
+            end_line: 1,
+            error: None,
+        };
+        let reader = match ingest::chunks::reader_at(self.file, from) {
+            Ok(r) => r,
+            Err(e) => {
+                chunk.error = Some(Error::io(self.file, e));
+                return chunk;
+            }
+        };
+        let mut rdr = ingest::csv::reader(reader, self.delimiter);
+        let mut rec = ByteRecord::new();
+        let mut cache = ClassCache::default();
+        loop {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => {
+                    chunk.end = from + rdr.position().byte();
+                    chunk.end_line = rdr.position().line();
+                    break;
+                }
+                Err(e) => {
+                    chunk.error = Some(csv_error(self.path, &e));
+                    break;
+                }
+            }
+            let (at, line) = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
+            if from + at >= to {
+                chunk.end = from + at;
+                chunk.end_line = line;
+                break;
+            }
+            let mut outcome = self.norm.row(line, &rec);
+            classify_outcome(&mut outcome, &self.opts.classifier, &mut cache);
+            chunk.rows.push((line, outcome));
+        }
+        chunk
     }
 }
 

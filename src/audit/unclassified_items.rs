@@ -23,7 +23,7 @@ pub struct Tally {
 
 impl Tally {
     pub fn add(&mut self, item: &LineItem) {
-        if item.rule != UNCLASSIFIED {
+        if &*item.rule != UNCLASSIFIED {
             return;
         }
         self.count += 1;

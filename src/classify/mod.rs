@@ -7,31 +7,36 @@
 
 pub mod rules;
 
+use std::sync::Arc;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use rust_decimal::Decimal;
+use rustc_hash::FxHashMap;
 
 use crate::model::{Category, LineItem};
 use crate::normalise::number::fold_char;
 use rules::{BUILTIN, Rule, UNCLASSIFIED};
 
-/// A compiled pattern: substring, or whole ASCII word.
-#[derive(Debug, Clone)]
-struct Pattern {
-    text: String,
-    word: bool,
-}
-
 #[derive(Debug, Clone)]
 struct Compiled {
-    id: String,
+    id: Arc<str>,
     category: Category,
     non_positive_only: bool,
-    patterns: Vec<Pattern>,
 }
 
-/// Classifies line items with the built-in rules.
+/// Classifies line items with ordered rules.
+///
+/// All patterns of all rules are compiled into one Aho-Corasick automaton:
+/// one pass over a text finds every pattern in it, and the first rule (in
+/// order) with a match wins. Whole-word patterns are checked for ASCII word
+/// boundaries after the match.
 #[derive(Debug, Clone)]
 pub struct Classifier {
     rules: Vec<Compiled>,
+    automaton: Option<AhoCorasick>,
+    /// Per pattern: (rule index, whole word?).
+    patterns: Vec<(usize, bool)>,
+    unclassified: Arc<str>,
 }
 
 impl Default for Classifier {
@@ -42,87 +47,195 @@ impl Default for Classifier {
 
 /// Lowercases and folds full-width forms, as rule patterns are written.
 pub fn fold(text: &str) -> String {
-    text.chars()
-        .map(fold_char)
-        .flat_map(char::to_lowercase)
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    fold_into(text, &mut out);
+    out
+}
+
+/// [`fold`] into a reused buffer; ASCII text takes a fast path.
+pub fn fold_into(text: &str, out: &mut String) {
+    out.clear();
+    if text.is_ascii() {
+        out.push_str(text);
+        out.make_ascii_lowercase();
+        return;
+    }
+    out.extend(text.chars().map(fold_char).flat_map(char::to_lowercase));
 }
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric()
 }
 
-fn matches(hay: &str, p: &Pattern) -> bool {
-    if !p.word {
-        return hay.contains(p.text.as_str());
-    }
-    let bytes = hay.as_bytes();
-    let n = p.text.len();
-    hay.match_indices(p.text.as_str()).any(|(i, _)| {
-        let before = i == 0 || !is_word_byte(bytes[i - 1]);
-        let after = i + n >= bytes.len() || !is_word_byte(bytes[i + n]);
-        before && after
-    })
-}
-
 impl Classifier {
     pub fn new(rules: &[Rule]) -> Self {
+        let mut patterns = Vec::new();
+        let mut texts: Vec<&str> = Vec::new();
+        for (i, r) in rules.iter().enumerate() {
+            for p in r.patterns {
+                match p.strip_prefix('=') {
+                    Some(w) => {
+                        texts.push(w);
+                        patterns.push((i, true));
+                    }
+                    None => {
+                        texts.push(p);
+                        patterns.push((i, false));
+                    }
+                }
+            }
+        }
+        let automaton = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(&texts)
+            .ok();
         Classifier {
             rules: rules
                 .iter()
                 .map(|r| Compiled {
-                    id: format!("builtin:{}", r.id),
+                    id: format!("builtin:{}", r.id).into(),
                     category: r.category,
                     non_positive_only: r.non_positive_only,
-                    patterns: r
-                        .patterns
-                        .iter()
-                        .map(|p| match p.strip_prefix('=') {
-                            Some(w) => Pattern {
-                                text: w.to_string(),
-                                word: true,
-                            },
-                            None => Pattern {
-                                text: p.to_string(),
-                                word: false,
-                            },
-                        })
-                        .collect(),
                 })
                 .collect(),
+            automaton,
+            patterns,
+            unclassified: UNCLASSIFIED.into(),
         }
+    }
+
+    /// The index of the first rule (in order) that matches `folded`, among
+    /// rules eligible for the amount's sign; `usize::MAX` when none does.
+    fn first_rule(&self, folded: &str, positive: bool) -> usize {
+        let Some(ac) = &self.automaton else {
+            return usize::MAX;
+        };
+        let bytes = folded.as_bytes();
+        let mut best = usize::MAX;
+        for m in ac.find_overlapping_iter(folded) {
+            let Some(&(rule, word)) = self.patterns.get(m.pattern().as_usize()) else {
+                continue;
+            };
+            if rule >= best || (positive && self.rules[rule].non_positive_only) {
+                continue;
+            }
+            if word {
+                let before = m.start() == 0 || !is_word_byte(bytes[m.start() - 1]);
+                let after = m.end() >= bytes.len() || !is_word_byte(bytes[m.end()]);
+                if !(before && after) {
+                    continue;
+                }
+            }
+            best = rule;
+        }
+        best
+    }
+
+    /// The rule index for texts in priority tiers; `None` when no rule matched.
+    fn rule_for(&self, tiers: &[Vec<String>], amount: Decimal, buf: &mut String) -> Option<usize> {
+        let positive = amount > Decimal::ZERO;
+        for tier in tiers {
+            let mut best = usize::MAX;
+            for t in tier {
+                fold_into(t, buf);
+                best = best.min(self.first_rule(buf, positive));
+            }
+            if best != usize::MAX {
+                return Some(best);
+            }
+        }
+        None
     }
 
     /// Finds the category and rule for texts in priority tiers.
     pub fn classify_texts(&self, tiers: &[Vec<String>], amount: Decimal) -> (Category, &str) {
-        for tier in tiers {
-            let folded: Vec<String> = tier.iter().map(|t| fold(t)).collect();
-            for rule in &self.rules {
-                if rule.non_positive_only && amount > Decimal::ZERO {
-                    continue;
-                }
-                if folded
-                    .iter()
-                    .any(|t| rule.patterns.iter().any(|p| matches(t, p)))
-                {
-                    return (rule.category, &rule.id);
-                }
-            }
+        let mut buf = String::new();
+        match self.rule_for(tiers, amount, &mut buf) {
+            Some(i) => (self.rules[i].category, &self.rules[i].id),
+            None => (Category::Other, UNCLASSIFIED),
         }
-        (Category::Other, UNCLASSIFIED)
     }
 
     /// Sets `item.category` and `item.rule`.
     pub fn classify(&self, item: &mut LineItem) {
+        let mut buf = String::new();
+        self.classify_with(item, None, &mut buf);
+    }
+
+    /// Like [`classify`](Self::classify), remembering the answer for texts
+    /// seen before in `cache`: exports repeat the same descriptions on
+    /// thousands of rows.
+    pub fn classify_cached(&self, item: &mut LineItem, cache: &mut ClassCache) {
+        let ClassCache { map, key, buf } = cache;
+        self.classify_with(item, Some((map, key)), buf);
+    }
+
+    fn classify_with(
+        &self,
+        item: &mut LineItem,
+        cache: Option<(&mut CacheMap, &mut String)>,
+        buf: &mut String,
+    ) {
         if let Some((category, id)) = item.forced {
             item.category = category;
-            item.rule = format!("profile:{id}");
+            item.rule = format!("profile:{id}").into();
             return;
         }
-        let (category, id) = self.classify_texts(&item.class_text, item.amount);
-        item.category = category;
-        item.rule = id.to_string();
+        let found = match cache {
+            Some((map, key)) => {
+                key.clear();
+                key.push(if item.amount > Decimal::ZERO {
+                    '+'
+                } else {
+                    '-'
+                });
+                for tier in &item.class_text {
+                    key.push('\u{1e}');
+                    for t in tier {
+                        key.push_str(t);
+                        key.push('\u{1f}');
+                    }
+                }
+                match map.get(key.as_str()) {
+                    Some(found) => *found,
+                    None => {
+                        let found = self.rule_for(&item.class_text, item.amount, buf);
+                        if map.len() >= ClassCache::CAPACITY {
+                            map.clear();
+                        }
+                        map.insert(key.as_str().into(), found);
+                        found
+                    }
+                }
+            }
+            None => self.rule_for(&item.class_text, item.amount, buf),
+        };
+        match found {
+            Some(i) => {
+                item.category = self.rules[i].category;
+                item.rule = self.rules[i].id.clone();
+            }
+            None => {
+                item.category = Category::Other;
+                item.rule = self.unclassified.clone();
+            }
+        }
     }
+}
+
+type CacheMap = FxHashMap<Box<str>, Option<usize>>;
+
+/// Remembers classifications per distinct texts within one file. Bounded:
+/// it starts over when full.
+#[derive(Debug, Default)]
+pub struct ClassCache {
+    map: CacheMap,
+    key: String,
+    buf: String,
+}
+
+impl ClassCache {
+    pub const CAPACITY: usize = 8192;
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! encoding and whether the content is a CSV export or a text invoice.
 
 pub mod archive;
+pub mod chunks;
 pub mod csv;
 pub mod decode;
 pub mod text;
@@ -161,6 +162,12 @@ pub struct Opened<'a> {
     /// The first bytes of the content, decoded (lossily), for sniffing.
     pub prefix_text: String,
     pub reader: Box<dyn Read + 'a>,
+    /// A plain UTF-8 file on disk (not compressed, not transcoded), which
+    /// can be read again at any offset: `(path, bytes of BOM before the
+    /// content)`. Large ones are read on several threads.
+    pub seekable: Option<(std::path::PathBuf, u64)>,
+    /// The content was gzip-compressed.
+    pub gzipped: bool,
 }
 
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
@@ -175,7 +182,18 @@ pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'sta
         Origin::File(p) => Box::new(File::open(p).map_err(|e| Error::io(p, e))?),
         Origin::Stdin => Box::new(io::stdin()),
     };
-    open_reader(&source.display, raw, forced)
+    let mut opened = open_reader(&source.display, raw, forced)?;
+    if let (Origin::File(p), TextEncoding::Utf8, false) =
+        (&source.origin, opened.encoding, opened.gzipped)
+    {
+        let mut head = [0u8; 3];
+        let bom = File::open(p)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
+            && head == [0xEF, 0xBB, 0xBF];
+        opened.seekable = Some((p.clone(), if bom { 3 } else { 0 }));
+    }
+    Ok(opened)
 }
 
 fn read_prefix<'a>(
@@ -200,7 +218,8 @@ pub fn open_reader<'a>(
     forced: Option<TextEncoding>,
 ) -> Result<Opened<'a>> {
     let (mut prefix, mut raw) = read_prefix(display, raw)?;
-    if prefix.starts_with(GZIP_MAGIC) {
+    let gzipped = prefix.starts_with(GZIP_MAGIC);
+    if gzipped {
         // AWS CUR ships `.csv.gz`; concatenated members are one stream.
         let whole: Box<dyn Read + 'a> = Box::new(Cursor::new(prefix).chain(raw));
         let gz: Box<dyn Read + 'a> = Box::new(flate2::read::MultiGzDecoder::new(whole));
@@ -227,6 +246,8 @@ pub fn open_reader<'a>(
         encoding,
         prefix_text,
         reader: decode::utf8_reader(whole, encoding),
+        seekable: None,
+        gzipped,
     })
 }
 

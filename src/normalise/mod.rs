@@ -63,7 +63,12 @@ pub fn detect_header<'p>(
 
 /// Labels of a row that states the bill's total instead of charging.
 fn is_total_label(s: &str) -> bool {
-    let t: String = s.trim().trim_end_matches([':', '：']).to_lowercase();
+    let t = s.trim().trim_end_matches([':', '：']);
+    // Every label below is short: most cells are rejected without allocating.
+    if t.len() > 12 {
+        return false;
+    }
+    let t = t.to_lowercase();
     matches!(
         t.as_str(),
         "total"
@@ -279,8 +284,8 @@ impl RowNormaliser<'_> {
             }
         }
         for (i, marker) in &self.map.markers {
-            let t = self.text(line, rec, *i)?.trim().to_lowercase();
-            if marker.matches(&t) {
+            let t = self.text(line, rec, *i)?.trim();
+            if marker.matches(t) {
                 item.forced = Some((marker.category, marker.id));
                 break;
             }

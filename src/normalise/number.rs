@@ -60,6 +60,11 @@ pub fn parse_number(raw: &str, mark: DecimalMark) -> Result<Cell, NumberError> {
     if raw.len() > MAX_NUMBER_LEN * 4 {
         return Err(NumberError::NotANumber(shorten(raw)));
     }
+    if mark == DecimalMark::Dot {
+        if let Some(d) = plain_fast(raw) {
+            return Ok(Cell::Value(d));
+        }
+    }
     let err = || NumberError::NotANumber(shorten(raw));
 
     // Fold full-width forms and strip currency marks and spaces, keeping
@@ -153,6 +158,33 @@ pub fn parse_number(raw: &str, mark: DecimalMark) -> Result<Cell, NumberError> {
         value.set_sign_negative(!value.is_sign_negative());
     }
     Ok(Cell::Value(value))
+}
+
+/// The common case without any allocation: `-123.4500`, as machine exports
+/// write it (ASCII digits, at most one dot, an optional leading minus, at most
+/// 28 digits). Anything else takes the general path.
+fn plain_fast(raw: &str) -> Option<Decimal> {
+    let b = raw.as_bytes();
+    let digits = b.strip_prefix(b"-").unwrap_or(b);
+    if digits.is_empty() || digits.len() > 28 || digits[0] == b'.' {
+        return None;
+    }
+    let mut dots = 0;
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {}
+            b'.' => dots += 1,
+            _ => return None,
+        }
+    }
+    if dots > 1 || digits.last() == Some(&b'.') {
+        return None;
+    }
+    let mut d = Decimal::from_str_exact(raw).ok()?;
+    if d.is_zero() {
+        d.set_sign_positive(true);
+    }
+    Some(d)
 }
 
 fn shorten(s: &str) -> String {

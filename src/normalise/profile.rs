@@ -91,15 +91,22 @@ pub struct Marker {
 }
 
 impl Marker {
-    /// Whether a cell (already trimmed and lowercased) triggers the marker.
+    /// Whether a cell (already trimmed) triggers the marker. Values are
+    /// lowercase; the cell is compared ASCII-case-insensitively (non-ASCII
+    /// text is compared as it is), without allocating.
     pub fn matches(&self, cell: &str) -> bool {
+        let eq = |a: &str, b: &str| a.len() == b.len() && a.eq_ignore_ascii_case(b);
         self.values.iter().any(|v| {
             if let Some(suffix) = v.strip_prefix('*') {
-                cell.ends_with(suffix)
+                cell.len() >= suffix.len()
+                    && cell.is_char_boundary(cell.len() - suffix.len())
+                    && eq(&cell[cell.len() - suffix.len()..], suffix)
             } else if let Some(prefix) = v.strip_suffix('*') {
-                cell.starts_with(prefix)
+                cell.is_char_boundary(prefix.len().min(cell.len()))
+                    && cell.len() >= prefix.len()
+                    && eq(&cell[..prefix.len()], prefix)
             } else {
-                v == cell
+                eq(cell, v)
             }
         })
     }

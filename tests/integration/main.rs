@@ -8,6 +8,7 @@ mod common;
 mod docs;
 mod fixtures_csv;
 mod html;
+mod parallel;
 mod props;
 mod real_data;
 mod real_files;
