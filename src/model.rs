@@ -158,9 +158,21 @@ pub struct LineItem {
 impl LineItem {
     pub fn new(line: u64, description: impl Into<String>, amount: Decimal) -> Self {
         let description = description.into();
+        let class_text = vec![vec![description.clone()]];
+        Self::with_class_text(line, description, amount, class_text)
+    }
+
+    /// A line item classified from `class_text` (tiers of texts) rather
+    /// than from its description alone.
+    pub fn with_class_text(
+        line: u64,
+        description: String,
+        amount: Decimal,
+        class_text: Vec<Vec<String>>,
+    ) -> Self {
         LineItem {
             line,
-            class_text: vec![vec![description.clone()]],
+            class_text,
             description,
             amount,
             quantity: None,

@@ -178,11 +178,27 @@ const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 /// (`.csv.gz`, multi-member too) is decompressed on the fly. ZIP archives
 /// are read by [`archive`], not here.
 pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'static>> {
-    let raw: Box<dyn Read> = match &source.origin {
+    let mut raw: Box<dyn Read + Send> = match &source.origin {
         Origin::File(p) => Box::new(File::open(p).map_err(|e| Error::io(p, e))?),
         Origin::Stdin => Box::new(io::stdin()),
     };
+    // Gzip is decompressed on a thread of its own, so that reading the rows
+    // and inflating the next megabytes overlap.
+    let mut magic = Vec::with_capacity(2);
+    (&mut raw)
+        .take(2)
+        .read_to_end(&mut magic)
+        .map_err(|e| Error::io(Path::new(&source.display), e))?;
+    let whole: Box<dyn Read + Send> = Box::new(Cursor::new(magic.clone()).chain(raw));
+    let raw: Box<dyn Read> = if magic == GZIP_MAGIC {
+        Box::new(inflate_on_thread(whole))
+    } else {
+        whole
+    };
     let mut opened = open_reader(&source.display, raw, forced)?;
+    if magic == GZIP_MAGIC {
+        opened.gzipped = true;
+    }
     if let (Origin::File(p), TextEncoding::Utf8, false) =
         (&source.origin, opened.encoding, opened.gzipped)
     {
@@ -194,6 +210,71 @@ pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'sta
         opened.seekable = Some((p.clone(), if bom { 3 } else { 0 }));
     }
     Ok(opened)
+}
+
+/// Decompressed blocks handed over from the inflating thread.
+struct ThreadReader {
+    rx: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
+    block: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for ThreadReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.block.len() {
+            match self.rx.recv() {
+                Ok(Ok(block)) => {
+                    self.block = block;
+                    self.pos = 0;
+                }
+                Ok(Err(e)) => return Err(e),
+                // The inflating thread is done: end of the stream.
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.block.len() - self.pos);
+        buf[..n].copy_from_slice(&self.block[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// Inflates a (multi-member) gzip stream on its own thread. At most four
+/// 256 KiB blocks wait in between, so memory stays flat however large the
+/// stream; the thread ends when the reader is dropped.
+fn inflate_on_thread(compressed: Box<dyn Read + Send>) -> ThreadReader {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+    std::thread::spawn(move || {
+        let mut gz = flate2::read::MultiGzDecoder::new(compressed);
+        loop {
+            let mut block = vec![0u8; 256 * 1024];
+            let mut filled = 0;
+            // Fill the block: fewer, larger hand-overs.
+            while filled < block.len() {
+                match gz.read(&mut block[filled..]) {
+                    Ok(0) => break,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            }
+            if filled == 0 {
+                return;
+            }
+            block.truncate(filled);
+            if tx.send(Ok(block)).is_err() {
+                return;
+            }
+        }
+    });
+    ThreadReader {
+        rx,
+        block: Vec::new(),
+        pos: 0,
+    }
 }
 
 fn read_prefix<'a>(

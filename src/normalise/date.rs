@@ -39,6 +39,10 @@ pub fn parse_datetime(raw: &str) -> Option<NaiveDateTime> {
     if s.is_empty() || s.len() > 64 {
         return None;
     }
+    // The usual case first, before any offset handling: `2025-10-01 00:00:00`.
+    if let Some(dt) = iso_fast(s) {
+        return Some(dt);
+    }
     let s = strip_offset(s);
     if let Some(dt) = iso_fast(s) {
         return Some(dt);

@@ -104,6 +104,10 @@ pub fn currency_code(raw: &str) -> Option<&'static str> {
 /// three-letter codes are kept uppercase, anything else is `None`.
 pub fn currency_value(raw: &str) -> Option<String> {
     let t = raw.trim();
+    // An ISO code as exports write it on every row (`USD`); `RMB` is an alias.
+    if t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && t != "RMB" {
+        return Some(t.to_string());
+    }
     if let Some(c) = currency_code(t) {
         return Some(c.to_string());
     }

@@ -138,6 +138,22 @@ impl RowNormaliser<'_> {
         }
     }
 
+    /// A cell's trimmed text, `None` when empty or a placeholder; no allocation.
+    fn field_str<'r>(
+        &self,
+        line: u64,
+        rec: &'r ::csv::ByteRecord,
+        role: Role,
+    ) -> Result<Option<&'r str>, Box<Finding>> {
+        match self.map.get(role) {
+            Some(i) => {
+                let t = self.text(line, rec, i)?.trim();
+                Ok((!number::is_placeholder(t)).then_some(t))
+            }
+            None => Ok(None),
+        }
+    }
+
     fn number(
         &self,
         line: u64,
@@ -226,16 +242,17 @@ impl RowNormaliser<'_> {
         }
 
         let mut description = String::new();
-        for t in tiers.iter().flatten() {
-            if !description.split(" / ").any(|d| d == t) {
+        let all: Vec<&String> = tiers.iter().flatten().collect();
+        for (k, t) in all.iter().enumerate() {
+            // Each distinct text once, in tier order.
+            if !all[..k].contains(t) {
                 if !description.is_empty() {
                     description.push_str(" / ");
                 }
                 description.push_str(t);
             }
         }
-        let mut item = LineItem::new(line, description, amount);
-        item.class_text = tiers;
+        let mut item = LineItem::with_class_text(line, description, amount, tiers);
         item.quantity = self.number(line, rec, Role::Quantity)?;
         item.unit_price = self.number(line, rec, Role::UnitPrice)?;
         item.list_amount = self.number(line, rec, Role::ListAmount)?;
@@ -246,24 +263,24 @@ impl RowNormaliser<'_> {
                 item.unit = split_quantity_unit(t, self.mark).map(|(_, u)| u);
             }
         }
-        item.currency = match self.field(line, rec, Role::Currency)? {
-            Some(c) => header::currency_value(&c).or(Some(c.to_uppercase())),
+        item.currency = match self.field_str(line, rec, Role::Currency)? {
+            Some(c) => header::currency_value(c).or_else(|| Some(c.to_uppercase())),
             None => self.map.header_currency.clone(),
         };
-        if let Some(p) = self.field(line, rec, Role::Period)? {
-            if let Some((s, e)) = date::parse_range(&p) {
+        if let Some(p) = self.field_str(line, rec, Role::Period)? {
+            if let Some((s, e)) = date::parse_range(p) {
                 item.start = Some(s);
                 item.end = Some(e);
             }
         }
         for (role, slot) in [(Role::Start, &mut item.start), (Role::End, &mut item.end)] {
-            if let Some(t) = self.field(line, rec, role)? {
+            if let Some(t) = self.field_str(line, rec, role)? {
                 // Huawei writes a whole range where a start time is expected;
                 // a plain time (every row of most exports) is tried first.
-                match date::parse_datetime(&t) {
+                match date::parse_datetime(t) {
                     Some(d) => *slot = Some(d),
                     None => {
-                        if let Some((s, e)) = date::parse_range(&t) {
+                        if let Some((s, e)) = date::parse_range(t) {
                             *slot = Some(if role == Role::Start { s } else { e });
                         }
                     }
@@ -271,11 +288,11 @@ impl RowNormaliser<'_> {
             }
         }
         if item.start.is_none() {
-            if let Some(t) = self.field(line, rec, Role::Date)? {
-                match date::parse_datetime(&t) {
+            if let Some(t) = self.field_str(line, rec, Role::Date)? {
+                match date::parse_datetime(t) {
                     Some(d) => item.start = Some(d),
                     None => {
-                        if let Some((s, e)) = date::parse_range(&t) {
+                        if let Some((s, e)) = date::parse_range(t) {
                             item.start = Some(s);
                             item.end = item.end.or(Some(e));
                         }

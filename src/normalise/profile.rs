@@ -5,8 +5,6 @@
 //! (payment splits), and markers that decide a category from a column value.
 //! Adding a provider means adding a table, not control flow.
 
-use std::collections::HashMap;
-
 use crate::model::Category;
 use crate::normalise::header::{NormHeader, normalise_header};
 use crate::normalise::number::DecimalMark;
@@ -369,7 +367,7 @@ pub fn generic() -> Profile {
 /// How one file's header maps onto roles.
 #[derive(Debug, Clone, Default)]
 pub struct ColumnMap {
-    pub roles: HashMap<Role, usize>,
+    pub roles: RoleMap,
     pub class_tiers: Vec<Vec<usize>>,
     pub markers: Vec<(usize, Marker)>,
     /// Currency named by a money header's suffix, e.g. `应付金额(¥)`.
@@ -380,6 +378,36 @@ pub struct ColumnMap {
     pub raw: Vec<String>,
     /// The column of a credits list (GCP `credits`).
     pub credit_list: Option<usize>,
+}
+
+/// The column of each role: a fixed array (looked up on every row).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RoleMap([Option<usize>; Role::ALL.len()]);
+
+impl RoleMap {
+    pub fn get(&self, role: &Role) -> Option<&usize> {
+        self.0[*role as usize].as_ref()
+    }
+
+    pub fn insert(&mut self, role: Role, column: usize) -> Option<usize> {
+        self.0[role as usize].replace(column)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.iter().flatten().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `(role, column)` pairs, in role order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Role, &usize)> {
+        Role::ALL
+            .iter()
+            .zip(self.0.iter())
+            .filter_map(|(r, c)| c.as_ref().map(|c| (r, c)))
+    }
 }
 
 impl ColumnMap {
