@@ -16,6 +16,7 @@ pub mod audit;
 pub mod classify;
 pub mod error;
 pub mod expect;
+pub mod generate;
 pub mod ingest;
 pub mod model;
 pub mod normalise;

@@ -12,4 +12,5 @@ mod parallel;
 mod props;
 mod real_data;
 mod real_files;
+mod scale;
 mod text_invoices;

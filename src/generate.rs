@@ -1,0 +1,297 @@
+//! A deterministic generator of realistic FOCUS 1.x cost exports, for
+//! benchmarks and for checking the totals at any size.
+//!
+//! `cargo run --release --example gen_focus -- --rows N --seed S --out F`
+//! writes one (see `examples/gen_focus.rs`); tests call [`focus`] directly.
+//! The expected totals come from the generator's own intent for each row
+//! (which category it draws), never from billaudit.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use rust_decimal::Decimal;
+
+/// SplitMix64: small, fast and the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+struct Template {
+    category: &'static str,
+    charge_category: &'static str,
+    description: &'static str,
+    service_category: &'static str,
+    service_name: &'static str,
+    unit: &'static str,
+    /// Unit price range in 1/10000 of a currency unit.
+    price: (i64, i64),
+    /// Quantity range (whole units), then a fraction of up to 4 decimals.
+    qty: (i64, i64),
+    weight: u64,
+}
+
+const TEMPLATES: &[Template] = &[
+    Template {
+        category: "compute",
+        charge_category: "Usage",
+        description: "RTX 4090 GPU instance hours (on-demand)",
+        service_category: "Compute",
+        service_name: "GPU Cloud Instances",
+        unit: "Hours",
+        price: (2_900, 6_900),
+        qty: (1, 24),
+        weight: 26,
+    },
+    Template {
+        category: "compute",
+        charge_category: "Usage",
+        description: "A100 80GB GPU instance hours",
+        service_category: "Compute",
+        service_name: "GPU Cloud Instances",
+        unit: "Hours",
+        price: (12_900, 18_900),
+        qty: (1, 24),
+        weight: 16,
+    },
+    Template {
+        category: "compute",
+        charge_category: "Usage",
+        description: "H800 GPU instance hours, 8x cluster node",
+        service_category: "Compute",
+        service_name: "GPU Cloud Instances",
+        unit: "Hours",
+        price: (19_900, 39_900),
+        qty: (1, 24),
+        weight: 8,
+    },
+    Template {
+        category: "storage",
+        charge_category: "Usage",
+        description: "Block storage gp3 volume, GB-month",
+        service_category: "Storage",
+        service_name: "Block Storage",
+        unit: "GB-Mo",
+        price: (300, 1_000),
+        qty: (10, 400),
+        weight: 14,
+    },
+    Template {
+        category: "storage_replica",
+        charge_category: "Usage",
+        description: "Volume snapshot data stored, GB-month",
+        service_category: "Storage",
+        service_name: "Block Storage",
+        unit: "GB-Mo",
+        price: (200, 500),
+        qty: (10, 300),
+        weight: 8,
+    },
+    Template {
+        category: "storage_replica",
+        charge_category: "Usage",
+        description: "Cross-region replication of object storage",
+        service_category: "Storage",
+        service_name: "Object Storage",
+        unit: "GB",
+        price: (100, 200),
+        qty: (1, 500),
+        weight: 3,
+    },
+    Template {
+        category: "bandwidth",
+        charge_category: "Usage",
+        description: "Data transfer out to the internet",
+        service_category: "Networking",
+        service_name: "Data Transfer",
+        unit: "GB",
+        price: (500, 1_200),
+        qty: (1, 200),
+        weight: 9,
+    },
+    Template {
+        category: "bandwidth",
+        charge_category: "Usage",
+        description: "Inter-region data transfer",
+        service_category: "Networking",
+        service_name: "Data Transfer",
+        unit: "GB",
+        price: (100, 200),
+        qty: (1, 800),
+        weight: 4,
+    },
+    Template {
+        category: "scheduling",
+        charge_category: "Usage",
+        description: "Kubernetes cluster management fee (control plane)",
+        service_category: "Compute",
+        service_name: "Managed Kubernetes",
+        unit: "Hours",
+        price: (1_000, 1_000),
+        qty: (1, 24),
+        weight: 5,
+    },
+    Template {
+        category: "tax",
+        charge_category: "Tax",
+        description: "Sales tax",
+        service_category: "Other",
+        service_name: "Tax",
+        unit: "Units",
+        price: (100, 5_000),
+        qty: (1, 1),
+        weight: 2,
+    },
+    Template {
+        category: "credit",
+        charge_category: "Credit",
+        description: "Promotional credit",
+        service_category: "Other",
+        service_name: "Credits",
+        unit: "Units",
+        price: (-9_000, -100),
+        qty: (1, 1),
+        weight: 2,
+    },
+];
+
+const HEADER: &str = "\"AvailabilityZone\",\"BilledCost\",\"BillingAccountId\",\"BillingAccountName\",\"BillingCurrency\",\"BillingPeriodEnd\",\"BillingPeriodStart\",\"ChargeCategory\",\"ChargeClass\",\"ChargeDescription\",\"ChargeFrequency\",\"ChargePeriodEnd\",\"ChargePeriodStart\",\"CommitmentDiscountCategory\",\"CommitmentDiscountId\",\"CommitmentDiscountName\",\"CommitmentDiscountStatus\",\"CommitmentDiscountType\",\"ConsumedQuantity\",\"ConsumedUnit\",\"ContractedCost\",\"ContractedUnitPrice\",\"EffectiveCost\",\"InvoiceIssuerName\",\"ListCost\",\"ListUnitPrice\",\"PricingCategory\",\"PricingQuantity\",\"PricingUnit\",\"ProviderName\",\"PublisherName\",\"RegionId\",\"RegionName\",\"ResourceId\",\"ResourceName\",\"ResourceType\",\"ServiceCategory\",\"Id\",\"ServiceName\",\"SkuId\",\"SkuPriceId\",\"SubAccountId\",\"SubAccountName\",\"Tags\"";
+
+/// What a generated file must audit to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected {
+    pub rows: u64,
+    pub seed: u64,
+    /// Rows whose PricingQuantity x ListUnitPrice differs from ListCost.
+    pub arithmetic_mismatches: u64,
+    pub total: Decimal,
+    /// Exact BilledCost per billaudit category.
+    pub totals: BTreeMap<&'static str, Decimal>,
+}
+
+impl Expected {
+    /// The `<out>.expected.json` document.
+    pub fn to_json(&self) -> String {
+        let cats = [
+            "compute",
+            "storage",
+            "storage_replica",
+            "bandwidth",
+            "scheduling",
+            "tax",
+            "credit",
+            "other",
+        ];
+        let mut json = format!(
+            "{{\n  \"rows\": {},\n  \"seed\": {},\n  \"arithmetic_mismatches\": {},\n  \"total\": \"{}\",\n  \"totals\": {{",
+            self.rows, self.seed, self.arithmetic_mismatches, self.total
+        );
+        for (k, c) in cats.iter().enumerate() {
+            let v = self.totals.get(c).copied().unwrap_or(Decimal::ZERO);
+            json.push_str(&format!(
+                "\n    \"{c}\": \"{v}\"{}",
+                if k + 1 < cats.len() { "," } else { "" }
+            ));
+        }
+        json.push_str("\n  }\n}\n");
+        json
+    }
+}
+
+/// Writes a FOCUS CSV of `rows` rows drawn from `seed` to `w`.
+pub fn focus(rows: u64, seed: u64, w: &mut impl Write) -> std::io::Result<Expected> {
+    let mut rng = Rng(seed);
+    writeln!(w, "{HEADER}")?;
+    let weights: u64 = TEMPLATES.iter().map(|t| t.weight).sum();
+    let mut totals: BTreeMap<&str, Decimal> = BTreeMap::new();
+    for t in TEMPLATES {
+        totals.insert(t.category, Decimal::ZERO);
+    }
+    let mut total = Decimal::ZERO;
+    let mut mismatches: u64 = 0;
+    for i in 0..rows {
+        let mut pick = rng.below(weights);
+        let t = TEMPLATES
+            .iter()
+            .find(|t| {
+                if pick < t.weight {
+                    true
+                } else {
+                    pick -= t.weight;
+                    false
+                }
+            })
+            .unwrap_or(&TEMPLATES[0]);
+        let span = (t.price.1 - t.price.0 + 1) as u64;
+        let price = Decimal::new(t.price.0 + rng.below(span) as i64, 4);
+        let qspan = (t.qty.1 - t.qty.0 + 1) as u64;
+        let qty = Decimal::new(
+            (t.qty.0 + rng.below(qspan) as i64) * 10_000 + rng.below(10_000) as i64,
+            4,
+        )
+        .normalize();
+        let qty = if t.category == "tax" || t.category == "credit" {
+            Decimal::ONE
+        } else {
+            qty
+        };
+        let list_cost = (qty * price).round_dp(10);
+        // One row in 250 is billed off-list: the arithmetic check counts them.
+        let off = rng.below(250) == 0;
+        if off {
+            mismatches += 1;
+        }
+        let list_written = if off {
+            list_cost + Decimal::new(1, 2)
+        } else {
+            list_cost
+        };
+        // Billed cost: a discount on some usage rows, up to 10 decimals.
+        let discount = Decimal::new(rng.below(4) as i64 * 5, 2);
+        let billed = if t.charge_category == "Usage" {
+            (list_cost * (Decimal::ONE - discount)).round_dp(10)
+        } else {
+            list_cost
+        };
+        *totals.entry(t.category).or_insert(Decimal::ZERO) += billed;
+        total += billed;
+        let day = 1 + i % 30;
+        let hour = i % 24;
+        let account = 100_000 + rng.below(20);
+        writeln!(
+            w,
+            "\"us-east-1{az}\",{billed},\"{acct}\",\"ML Research\",\"USD\",\"2025-11-01 00:00:00\",\"2025-10-01 00:00:00\",\"{cc}\",NULL,\"{desc}\",\"Usage-Based\",\"2025-10-{day:02} {h2:02}:00:00\",\"2025-10-{day:02} {hour:02}:00:00\",NULL,NULL,NULL,NULL,NULL,{qty},\"{unit}\",{billed},{price},{billed},\"GPU Cloud Inc.\",{list},\"{price}\",\"Standard\",{qty},\"{unit}\",\"GPU Cloud\",\"GPU Cloud Inc.\",\"us-east-1\",\"US East (N. Virginia)\",\"res-{res:06}\",NULL,NULL,\"{scat}\",{i},\"{sname}\",\"SKU{sku:04}\",\"SKU{sku:04}.P1\",\"{acct}\",\"ml-team\",\"{{\"\"team\"\":\"\"ml\"\",\"\"env\"\":\"\"{env}\"\"}}\"",
+            az = ["a", "b", "c"][(i % 3) as usize],
+            acct = account,
+            cc = t.charge_category,
+            desc = t.description,
+            h2 = (hour + 1).min(23),
+            unit = t.unit,
+            list = list_written,
+            res = rng.below(5000),
+            scat = t.service_category,
+            sname = t.service_name,
+            sku = rng.below(300),
+            env = if i % 5 == 0 { "dev" } else { "prod" },
+        )?;
+    }
+    w.flush()?;
+    Ok(Expected {
+        rows,
+        seed,
+        arithmetic_mismatches: mismatches,
+        total,
+        totals,
+    })
+}

@@ -1,0 +1,62 @@
+//! Correctness at scale: a generated FOCUS export audits to exactly the
+//! totals its generator intended, read on one thread or several.
+
+use billaudit::report::json::to_json;
+use billaudit::{Options, Parallelism, audit_paths};
+
+fn check(rows: u64, parallel: Parallelism) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("focus.csv");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&p).unwrap());
+    let expected = billaudit::generate::focus(rows, 42, &mut w).unwrap();
+    drop(w);
+    let opts = Options {
+        parallel,
+        ..Options::default()
+    };
+    let report = audit_paths(&[p.display().to_string()], &opts);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let json = to_json(&report);
+    assert_eq!(json.bills.len(), 1);
+    let b = &json.bills[0];
+    assert_eq!(b.format, "focus");
+    assert_eq!(b.line_items, rows);
+    assert_eq!(b.skipped_rows, 0);
+    assert_eq!(
+        b.total.parse::<rust_decimal::Decimal>().unwrap(),
+        expected.total
+    );
+    let t = &b.totals;
+    for (cat, got) in [
+        ("compute", &t.compute),
+        ("storage", &t.storage),
+        ("storage_replica", &t.storage_replica),
+        ("bandwidth", &t.bandwidth),
+        ("scheduling", &t.scheduling),
+        ("tax", &t.tax),
+        ("credit", &t.credit),
+        ("other", &t.other),
+    ] {
+        let want = expected.totals.get(cat).copied().unwrap_or_default();
+        assert_eq!(got.parse::<rust_decimal::Decimal>().unwrap(), want, "{cat}");
+    }
+}
+
+#[test]
+fn a_generated_20k_row_export_matches_its_generator_on_threads() {
+    check(
+        20_000,
+        Parallelism {
+            threads: Some(2),
+            min_bytes: 0,
+            chunk_bytes: 1 << 20,
+        },
+    );
+}
+
+/// 100k rows (about 55 MB): `cargo test --release -- --ignored scale`.
+#[test]
+#[ignore = "large: about 55 MB of CSV"]
+fn a_generated_100k_row_export_matches_its_generator() {
+    check(100_000, Parallelism::default());
+}
