@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
 use crate::classify::Classifier;
+use crate::classify::user::{BoundRules, UserRules};
 use crate::error::{Error, InputError, Result};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
@@ -54,6 +55,23 @@ pub struct Options {
     pub fail_fast: bool,
     /// Told how many bytes and rows have been read, for a progress bar.
     pub progress: Option<ProgressHook>,
+    /// User rules (billaudit.toml `[[rule]]`), tried before `classifier`.
+    pub user_rules: UserRules,
+    /// Shown every classified line item as it streams by (`billaudit lines`).
+    pub item_hook: Option<ItemHook>,
+}
+
+/// A function shown `(path, item)` for every classified line item.
+pub type ItemFn = dyn Fn(&str, &LineItem) + Send + Sync;
+
+/// Receives `(path, item)` for every classified line item.
+#[derive(Clone)]
+pub struct ItemHook(pub Arc<ItemFn>);
+
+impl fmt::Debug for ItemHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ItemHook")
+    }
 }
 
 /// Receives `(bytes, rows)` increments while inputs are read.
@@ -94,6 +112,8 @@ impl Default for Options {
             classifier: Classifier::default(),
             fail_fast: false,
             progress: None,
+            user_rules: UserRules::default(),
+            item_hook: None,
         }
     }
 }
@@ -375,6 +395,8 @@ struct Run<'o> {
 
 struct RunState<'o> {
     profile: &'o Profile,
+    /// The user rules that apply to this file.
+    user: BoundRules<'o>,
     map: ColumnMap,
     header: Vec<String>,
     bills: Bills<'o>,
@@ -463,6 +485,7 @@ impl<'o> Run<'o> {
                     &opts.policy,
                 );
                 self.state = Some(RunState {
+                    user: opts.user_rules.bind(path, &p.name, &map.names),
                     profile: p,
                     map,
                     header: cells,
@@ -512,14 +535,17 @@ impl<'o> Run<'o> {
             let line = rec.position().map_or(header_line + rows, |p| p.line());
             match norm.row(line, &rec) {
                 RowOutcome::Item(mut item) => {
-                    opts.classifier.classify(&mut item);
+                    classify(opts, &state.user, &rec, &mut item);
+                    seen(opts, path, &item);
                     state.bills.add_item(&item);
                 }
                 RowOutcome::WithCredits(mut item, credits) => {
-                    opts.classifier.classify(&mut item);
+                    classify(opts, &state.user, &rec, &mut item);
+                    seen(opts, path, &item);
                     state.bills.add_item(&item);
                     for mut c in credits {
                         opts.classifier.classify(&mut c);
+                        seen(opts, path, &c);
                         state.bills.add_item(&c);
                     }
                 }
@@ -550,6 +576,21 @@ impl<'o> Run<'o> {
             ));
         }
         state.bills.finish(&self.display)
+    }
+}
+
+/// User rules first, then the built-in classifier.
+#[inline]
+fn classify(opts: &Options, user: &BoundRules<'_>, rec: &ByteRecord, item: &mut LineItem) {
+    if user.is_empty() || !user.classify(rec, item) {
+        opts.classifier.classify(item);
+    }
+}
+
+#[inline]
+fn seen(opts: &Options, path: &str, item: &LineItem) {
+    if let Some(h) = &opts.item_hook {
+        (h.0)(path, item);
     }
 }
 

@@ -166,6 +166,7 @@ impl RowNormaliser<'_> {
             message: format!("column `{name}`: {message}; the row is kept out of the totals"),
             path: self.path.to_string(),
             line: Some(line),
+            accepted: None,
         })
     }
 
@@ -212,6 +213,7 @@ impl RowNormaliser<'_> {
                         ),
                         path: self.path.to_string(),
                         line: Some(line),
+                        accepted: None,
                     }),
                 ));
             }
