@@ -7,6 +7,7 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod lines;
 pub mod markdown;
 pub mod sarif;
 
