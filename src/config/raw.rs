@@ -156,7 +156,11 @@ pub struct Cat(pub Category);
 impl<'de> Deserialize<'de> for Cat {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        s.parse().map(Cat).map_err(de::Error::custom)
+        s.parse().map(Cat).map_err(|m: String| {
+            let names = Category::ALL.map(|c| c.as_str());
+            let key = s.trim().to_ascii_lowercase().replace('-', "_");
+            de::Error::custom(format!("{m}{}", super::error::suggest(&key, &names)))
+        })
     }
 }
 
