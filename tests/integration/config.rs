@@ -432,3 +432,45 @@ fn config_errors() {
         insta::assert_snapshot!(format!("config_error_{name}"), err);
     }
 }
+
+/// docs/config.md's cheat-sheet names every key the parser accepts: the
+/// parser's own "expected one of" list for each table is the source.
+#[test]
+fn docs_config_md_names_every_key() {
+    let doc = std::fs::read_to_string(root().join("docs/config.md")).unwrap();
+    for table in [
+        "bogus-key = 1\n",
+        "[thresholds]\nbogus-key = 1\n",
+        "[[rule]]\ncategory = \"other\"\nbogus-key = 1\n",
+        "[[profile]]\nname = \"p\"\ncost = \"c\"\nbogus-key = 1\n",
+        "[[price]]\nmatch = \"m\"\nmax = 1\nbogus-key = 1\n",
+        "[[accept]]\ncode = \"c\"\npath = \"p\"\nreason = \"r\"\nbogus-key = 1\n",
+    ] {
+        let e = billaudit::config::parse("t.toml", table)
+            .unwrap_err()
+            .message;
+        let list = e
+            .split("expected one of")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{e}"));
+        for key in list.split('`').skip(1).step_by(2) {
+            let listed = [
+                format!("| `{key}` |"),
+                format!("`[{key}]`"),
+                format!("`[[{key}]]`"),
+            ]
+            .iter()
+            .any(|k| doc.contains(k.as_str()));
+            assert!(listed, "docs/config.md lacks `{key}`");
+        }
+    }
+    for role in billaudit::normalise::profile::Role::ALL {
+        assert!(
+            doc.contains(&format!("`{}`", role.as_str())),
+            "role {}",
+            role.as_str()
+        );
+    }
+    let rows = billaudit::normalise::HEADER_SEARCH_ROWS;
+    assert!(doc.contains(&format!("the first {rows} rows")));
+}
