@@ -54,7 +54,7 @@ enum Command {
     /// Print the documentation of a check: what it does, why it matters, an example.
     Explain(ExplainArgs),
     /// List the bill formats (profiles) billaudit recognises, with the cost column each uses.
-    Profiles,
+    Profiles(RulesArgs),
     /// Write a commented default billaudit.toml that documents every key.
     Init(InitArgs),
     /// List the classification rules in the order they are tried: user rules
@@ -78,7 +78,7 @@ struct InitArgs {
 
 #[derive(Debug, Args)]
 struct RulesArgs {
-    /// Read user rules from this file instead of the nearest billaudit.toml.
+    /// Read this config instead of the nearest billaudit.toml (its user rules or profiles come first).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 }
@@ -339,7 +339,7 @@ pub fn run() -> u8 {
         Command::Audit(a) => audit(a),
         Command::Check(c) => check(c),
         Command::Explain(e) => explain(e),
-        Command::Profiles => profiles(),
+        Command::Profiles(p) => profiles(p),
         Command::Init(i) => init(i),
         Command::Rules(r) => rules(r),
         Command::Lines(l) => lines(l),
@@ -497,9 +497,15 @@ fn out_write(out: &Arc<std::sync::Mutex<(Out, bool)>>, text: &str) {
     }
 }
 
-fn profiles() -> u8 {
+fn profiles(a: RulesArgs) -> u8 {
+    let cfg = match load_config(a.config.as_ref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut all: Vec<Profile> = cfg.map(|c| c.profiles).unwrap_or_default();
+    all.extend(builtin());
     let mut out = String::new();
-    for p in builtin() {
+    for p in all {
         let extra: Vec<String> = p
             .costs
             .iter()

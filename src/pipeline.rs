@@ -55,6 +55,9 @@ pub struct Options {
     pub fail_fast: bool,
     /// Told how many bytes and rows have been read, for a progress bar.
     pub progress: Option<ProgressHook>,
+    /// The field delimiter, instead of sniffing it (a user profile's
+    /// `delimiter`, applied with `--profile`).
+    pub delimiter: Option<u8>,
     /// User rules (billaudit.toml `[[rule]]`), tried before `classifier`.
     pub user_rules: UserRules,
     /// Shown every classified line item as it streams by (`billaudit lines`).
@@ -112,6 +115,7 @@ impl Default for Options {
             classifier: Classifier::default(),
             fail_fast: false,
             progress: None,
+            delimiter: None,
             user_rules: UserRules::default(),
             item_hook: None,
         }
@@ -417,7 +421,9 @@ impl<'o> Run<'o> {
     /// Reads one input's header and streams its rows into the bill.
     fn feed<'r>(&mut self, path: &str, opened: Opened<'r>) -> std::result::Result<(), Fed<'r>> {
         let opts = self.opts;
-        let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
+        let delimiter = opts
+            .delimiter
+            .unwrap_or_else(|| ingest::csv::sniff_delimiter(&opened.prefix_text));
         if let Some(st) = &self.state {
             // A later part: its header must be the first part's.
             let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);

@@ -28,10 +28,12 @@ fn is_hours(unit: &str) -> bool {
 }
 
 pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
-    let (Some(start), Some(end), Some(q)) = (item.start, item.end, item.quantity) else {
+    let (Some(start), Some(end), Some(q), Some(unit)) =
+        (item.start, item.end, item.quantity, item.unit.as_deref())
+    else {
         return;
     };
-    if !item.unit.as_deref().is_some_and(is_hours) || q <= Decimal::ZERO {
+    if q <= Decimal::ZERO {
         return;
     }
     let secs = (end - start).num_seconds();
@@ -50,7 +52,9 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
     let day = Decimal::from(24);
     let up_hour = elapsed.ceil();
     let up_day = (elapsed / day).ceil() * day;
-    if q != up_hour && q != up_day {
+    // The unit is looked at last: it costs an allocation, and the
+    // arithmetic above already rules out almost every line.
+    if (q != up_hour && q != up_day) || !is_hours(unit) {
         return;
     }
     let granule = if q == up_hour { "hour" } else { "day" };

@@ -58,6 +58,8 @@ pub struct Config {
     pub profiles: Vec<Profile>,
     /// The encoding a user profile declares, by profile name.
     pub encodings: HashMap<String, TextEncoding>,
+    /// The delimiter a user profile declares, by profile name.
+    pub delimiters: HashMap<String, u8>,
     pub price_book: PriceBook,
     pub accepted: Vec<Accepted>,
 }
@@ -168,6 +170,9 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             })?;
             c.encodings.insert(profile.name.clone(), e);
         }
+        if let Some(d) = p.delimiter {
+            c.delimiters.insert(profile.name.clone(), d.0);
+        }
         if c.profiles.iter().any(|q| q.name == profile.name) {
             return Err(err(
                 p.name.span(),
@@ -235,6 +240,9 @@ impl Config {
         } else if let Some(p) = opts.profiles.first() {
             if opts.encoding.is_none() {
                 opts.encoding = self.encodings.get(&p.name).copied();
+            }
+            if opts.delimiter.is_none() {
+                opts.delimiter = self.delimiters.get(&p.name).copied();
             }
         }
         opts.user_rules = self.rules.clone();

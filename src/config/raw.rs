@@ -93,6 +93,7 @@ pub struct RawProfile {
     pub signature_min: Option<usize>,
     pub decimal_mark: Option<Mark>,
     pub encoding: Option<Spanned<String>>,
+    pub delimiter: Option<Delim>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -144,6 +145,25 @@ impl<'de> Deserialize<'de> for Mark {
             "," => Ok(Mark(DecimalMark::Comma)),
             other => Err(de::Error::custom(format!(
                 "decimal-mark must be \".\" or \",\", not `{other}`"
+            ))),
+        }
+    }
+}
+
+/// One ASCII field delimiter: `","`, `";"`, `"|"`, `"\t"` or `"tab"`.
+#[derive(Debug, Clone, Copy)]
+pub struct Delim(pub u8);
+
+impl<'de> Deserialize<'de> for Delim {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        match s.as_str() {
+            "tab" | "\t" => Ok(Delim(b'\t')),
+            one if one.len() == 1 && one.is_ascii() && one != "\"" && one != "\n" => {
+                Ok(Delim(one.as_bytes()[0]))
+            }
+            other => Err(de::Error::custom(format!(
+                "delimiter must be one ASCII character such as \",\", \";\", \"|\" or \"tab\", not `{other}`"
             ))),
         }
     }

@@ -89,6 +89,7 @@ classify = [["Beschreibung"], "Dienst"]
 ignored = ["Guthaben"]
 decimal-mark = ","
 encoding = "gbk"
+delimiter = "tab"
 
 [[price]]
 match = "RTX 4090"
@@ -130,6 +131,15 @@ reason = "known"
         Some(crate::normalise::number::DecimalMark::Comma)
     );
     assert_eq!(c.encodings.get("nimbus"), Some(&TextEncoding::Gb18030));
+    assert_eq!(c.delimiters.get("nimbus"), Some(&b'\t'));
+    let mut opts = Options {
+        profiles: vec![p.clone()],
+        forced_profile: true,
+        ..Options::default()
+    };
+    c.apply(&mut opts);
+    assert_eq!(opts.encoding, Some(TextEncoding::Gb18030));
+    assert_eq!(opts.delimiter, Some(b'\t'));
     let b = &c.price_book.entries;
     assert_eq!(b[0].pattern, "rtx 4090");
     assert_eq!(b[0].currency.as_deref(), Some("CNY"));

@@ -84,6 +84,17 @@ fn new_provider_step2_rules_classify_every_fee() {
     );
 }
 
+/// Naming the user profile forces it, with its delimiter.
+#[test]
+fn new_provider_forced_user_profile() {
+    let (r, out) = audit_json(&["--config", WOLKEN_CONFIG, "--profile", "wolkengpu", WOLKEN]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(r.bills[0].format, "wolkengpu");
+    assert_eq!(r.bills[0].total, "100.18");
+    let out = run(&["profiles", "--config", WOLKEN_CONFIG]);
+    assert!(stdout(&out).starts_with("wolkengpu"), "{}", stdout(&out));
+}
+
 /// Step 3: `lines` shows which rule decided each line.
 #[test]
 fn new_provider_step3_lines_show_the_user_rules() {
