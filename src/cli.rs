@@ -457,8 +457,11 @@ fn lines(l: LinesArgs) -> u8 {
     if let Some(cfg) = &cfg {
         cfg.apply(&mut opts);
     }
-    let out = Arc::new(Mutex::new((Out { broken: false }, true)));
-    out_write(&out, &render::header(format));
+    let out = Arc::new(Mutex::new(LinesOut {
+        out: Out { broken: false },
+        first: true,
+        buf: render::header(format),
+    }));
     let category = l.category;
     let unclassified = l.unclassified;
     let sink = out.clone();
@@ -471,9 +474,12 @@ fn lines(l: LinesArgs) -> u8 {
                 return;
             }
             if let Ok(mut g) = sink.lock() {
-                let text = render::item(format, path, item, g.1);
-                g.1 = false;
-                g.0.write(&text);
+                let text = render::item(format, path, item, g.first);
+                g.first = false;
+                g.buf.push_str(&text);
+                if g.buf.len() >= 64 * 1024 {
+                    g.flush();
+                }
             }
         },
     )));
@@ -481,19 +487,33 @@ fn lines(l: LinesArgs) -> u8 {
     // One input at a time, so items come out in file order.
     for source in billaudit::ingest::expand_paths(&l.paths) {
         let result = source.and_then(|s| billaudit::pipeline::audit_source(&s, &opts));
+        if let Ok(mut g) = out.lock() {
+            g.flush();
+        }
         if let Err(e) = result {
             let _ = writeln!(io::stderr(), "billaudit: error: {e}");
             failed = true;
         }
     }
-    let any = out.lock().map(|g| !g.1).unwrap_or(false);
-    out_write(&out, &render::footer(format, any));
+    if let Ok(mut g) = out.lock() {
+        let footer = render::footer(format, !g.first);
+        g.buf.push_str(&footer);
+        g.flush();
+    }
     if failed { EXIT_INPUT } else { EXIT_OK }
 }
 
-fn out_write(out: &Arc<std::sync::Mutex<(Out, bool)>>, text: &str) {
-    if let Ok(mut g) = out.lock() {
-        g.0.write(text);
+/// `billaudit lines` output: written in blocks of 64 KiB or per input, not per item.
+struct LinesOut {
+    out: Out,
+    first: bool,
+    buf: String,
+}
+
+impl LinesOut {
+    fn flush(&mut self) {
+        let text = std::mem::take(&mut self.buf);
+        self.out.write(&text);
     }
 }
 
