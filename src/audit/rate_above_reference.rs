@@ -40,10 +40,8 @@ impl PriceBook {
         if self.entries.is_empty() {
             return None;
         }
-        let texts: Vec<String> = std::iter::once(&item.description)
-            .chain(item.class_text.iter().flatten())
-            .map(|t| fold(t))
-            .collect();
+        // The description joins every classification text (one fold per row).
+        let text = fold(&item.description);
         let unit = item.unit.as_deref().map(fold);
         self.entries.iter().find(|e| {
             if let (Some(c), Some(ic)) = (&e.currency, &item.currency) {
@@ -56,7 +54,7 @@ impl PriceBook {
                     return false;
                 }
             }
-            texts.iter().any(|t| t.contains(e.pattern.as_str()))
+            text.contains(e.pattern.as_str())
         })
     }
 }

@@ -25,12 +25,17 @@ pub enum Matcher {
 impl Matcher {
     fn matches(&self, text: &str) -> bool {
         match self {
-            Matcher::Contains(s) => fold(text).contains(s.as_str()),
-            Matcher::Any(list) => {
-                let t = fold(text);
-                list.iter().any(|s| t.contains(s.as_str()))
-            }
             Matcher::Regex(r) => r.is_match(text),
+            m => m.matches_folded(&fold(text)),
+        }
+    }
+
+    /// Substring matchers on text already folded; a regex sees it as is.
+    fn matches_folded(&self, folded: &str) -> bool {
+        match self {
+            Matcher::Contains(s) => folded.contains(s.as_str()),
+            Matcher::Any(list) => list.iter().any(|s| folded.contains(s.as_str())),
+            Matcher::Regex(r) => r.is_match(folded),
         }
     }
 
@@ -133,15 +138,22 @@ impl BoundRules<'_> {
     /// Classifies the item by the first matching rule; false when none
     /// matched (the built-in rules decide then).
     pub fn classify(&self, rec: &csv::ByteRecord, item: &mut LineItem) -> bool {
+        // The description joins every classification text: fold it once per
+        // row for all substring rules.
+        let mut folded: Option<String> = None;
         for (rule, source) in &self.rules {
             let hit = match source {
                 Source::Column(i) => rec
                     .get(*i)
                     .map(|c| String::from_utf8_lossy(c))
                     .is_some_and(|c| rule.matcher.matches(c.trim())),
-                Source::ClassTexts => std::iter::once(&item.description)
-                    .chain(item.class_text.iter().flatten())
-                    .any(|t| rule.matcher.matches(t)),
+                Source::ClassTexts => match &rule.matcher {
+                    // A regex sees each text alone, so `^` and `$` anchor to it.
+                    Matcher::Regex(r) => std::iter::once(&item.description)
+                        .chain(item.class_text.iter().flatten())
+                        .any(|t| r.is_match(t)),
+                    m => m.matches_folded(folded.get_or_insert_with(|| fold(&item.description))),
+                },
             };
             if hit {
                 item.category = rule.category;
