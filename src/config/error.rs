@@ -123,19 +123,31 @@ pub fn suggest(name: &str, candidates: &[&str]) -> String {
     }
 }
 
-/// Levenshtein distance, in characters.
+/// Edit distance in characters, a swap of two neighbours counting as one
+/// edit (optimal string alignment): `contian` is 2 from `contains`.
 fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -145,6 +157,11 @@ mod tests {
     #[test]
     fn distances_and_hints() {
         assert_eq!(distance("treshold", "threshold"), 1);
+        assert_eq!(distance("contian", "contains"), 2);
+        assert_eq!(
+            suggest("contian", &["contains", "column"]),
+            "; did you mean `contains`?"
+        );
         assert_eq!(
             suggest("thresold", &["thresholds", "rule"]),
             "; did you mean `thresholds`?"
