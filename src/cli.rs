@@ -9,10 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use billaudit::audit::{Policy, Thresholds, parse_fraction};
+use billaudit::audit::{Policy, parse_fraction};
+use billaudit::config::{self, Config};
 use billaudit::expect;
 use billaudit::ingest::TextEncoding;
 use billaudit::ingest::{Origin, Source};
+use billaudit::normalise::profile::Profile;
 use billaudit::normalise::profile::{CostBasis, Role};
 use billaudit::normalise::profiles::{builtin, by_name};
 use billaudit::pipeline::ProgressHook;
@@ -53,7 +55,78 @@ enum Command {
     /// Print the documentation of a check: what it does, why it matters, an example.
     Explain(ExplainArgs),
     /// List the bill formats (profiles) billaudit recognises, with the cost column each uses.
-    Profiles,
+    Profiles(RulesArgs),
+    /// Write a commented default billaudit.toml that documents every key.
+    Init(InitArgs),
+    /// List the classification rules in the order they are tried: user rules
+    /// (from billaudit.toml), then the built-in ones.
+    Rules(RulesArgs),
+    /// Print every line item with its source line, category, amount and the
+    /// rule that classified it.
+    Lines(LinesArgs),
+}
+
+#[derive(Debug, Args)]
+struct InitArgs {
+    /// Where to write the file.
+    #[arg(default_value = "billaudit.toml", value_name = "FILE")]
+    path: PathBuf,
+
+    /// Overwrite an existing file.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Debug, Args)]
+struct RulesArgs {
+    /// Read this config instead of the nearest billaudit.toml (its user rules or profiles come first).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct LinesArgs {
+    /// Bill files, directories, globs, or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LinesFormat::Human)]
+    format: LinesFormat,
+
+    /// Only items of this category (compute, storage, storage_replica, bandwidth, scheduling, tax, credit, other).
+    #[arg(long, value_name = "CATEGORY", value_parser = parse_category)]
+    category: Option<billaudit::Category>,
+
+    /// Only items no rule classified.
+    #[arg(long)]
+    unclassified: bool,
+
+    /// Read this config instead of the nearest billaudit.toml.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Read every input with this profile instead of recognising it.
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+
+    /// Force the input encoding instead of detecting it.
+    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    encoding: Option<TextEncoding>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LinesFormat {
+    /// One aligned line per item.
+    Human,
+    /// One CSV row per item, safe to open in a spreadsheet.
+    Csv,
+    /// One JSON array of items, streamed.
+    Json,
+}
+
+fn parse_category(s: &str) -> Result<billaudit::Category, String> {
+    s.parse()
 }
 
 #[derive(Debug, Args)]
@@ -110,9 +183,13 @@ struct CommonArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
 
-    /// Lowest severity that fails the run (exit code 1).
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    fail_on: FailOn,
+    /// Lowest severity that fails the run (exit code 1) [default: error, or billaudit.toml's fail-on].
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
+
+    /// Read this config instead of the nearest billaudit.toml in the working directory or its parents.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 
     /// Stop at the first input that cannot be read (default: report it and go on).
     #[arg(long, conflicts_with = "keep_going")]
@@ -122,21 +199,21 @@ struct CommonArgs {
     #[arg(long)]
     keep_going: bool,
 
-    /// `hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`).
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction, default_value = "5%")]
-    hidden_threshold: rust_decimal::Decimal,
+    /// `hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`) [default: 5%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    hidden_threshold: Option<rust_decimal::Decimal>,
 
-    /// `replica-share` threshold: storage_replica / subtotal above this fails.
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction, default_value = "30%")]
-    replica_threshold: rust_decimal::Decimal,
+    /// `replica-share` threshold: storage_replica / subtotal above this fails [default: 30%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    replica_threshold: Option<rust_decimal::Decimal>,
 
-    /// `replica-redundancy` threshold: (storage + storage_replica) / storage above this.
-    #[arg(long, value_name = "RATIO", value_parser = parse_fraction, default_value = "1.2")]
-    redundancy_threshold: rust_decimal::Decimal,
+    /// `replica-redundancy` threshold: (storage + storage_replica) / storage above this [default: 1.2].
+    #[arg(long, value_name = "RATIO", value_parser = parse_fraction)]
+    redundancy_threshold: Option<rust_decimal::Decimal>,
 
-    /// `scheduling-fee-share` threshold: scheduling / compute above this.
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction, default_value = "8%")]
-    scheduling_threshold: rust_decimal::Decimal,
+    /// `scheduling-fee-share` threshold: scheduling / compute above this [default: 8%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    scheduling_threshold: Option<rust_decimal::Decimal>,
 
     /// Force the input encoding instead of detecting it.
     #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
@@ -263,13 +340,193 @@ pub fn run() -> u8 {
         Command::Audit(a) => audit(a),
         Command::Check(c) => check(c),
         Command::Explain(e) => explain(e),
-        Command::Profiles => profiles(),
+        Command::Profiles(p) => profiles(p),
+        Command::Init(i) => init(i),
+        Command::Rules(r) => rules(r),
+        Command::Lines(l) => lines(l),
     }
 }
 
-fn profiles() -> u8 {
+fn init(i: InitArgs) -> u8 {
+    if i.path.exists() && !i.force {
+        let _ = writeln!(
+            io::stderr(),
+            "billaudit: error: {} exists; use --force to overwrite it",
+            i.path.display()
+        );
+        return EXIT_INPUT;
+    }
+    match std::fs::write(&i.path, config::DEFAULT_TOML) {
+        Ok(()) => {
+            let _ = writeln!(
+                io::stderr(),
+                "wrote {}: every key is documented inside and in docs/config.md",
+                i.path.display()
+            );
+            EXIT_OK
+        }
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "billaudit: error: {}: {e}", i.path.display());
+            EXIT_INPUT
+        }
+    }
+}
+
+fn rules(r: RulesArgs) -> u8 {
+    let cfg = match load_config(r.config.as_ref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let mut out = String::new();
-    for p in builtin() {
+    let mut n = 0;
+    if let Some(cfg) = &cfg {
+        for rule in &cfg.rules.rules {
+            n += 1;
+            let mut scope = Vec::new();
+            if let Some(p) = &rule.profile {
+                scope.push(format!("profile {p}"));
+            }
+            if !rule.paths.is_empty() {
+                let globs: Vec<&str> = rule.paths.iter().map(|g| g.as_str()).collect();
+                scope.push(format!("paths {}", globs.join(", ")));
+            }
+            out.push_str(&format!(
+                "{n:>3}. {:<28} {:<15} {} {}\n     from {}{}\n",
+                rule.id,
+                rule.category.as_str(),
+                rule.column
+                    .as_deref()
+                    .map(|c| format!("column `{c}`"))
+                    .unwrap_or_else(|| "description".into()),
+                rule.matcher.describe(),
+                cfg.path.display(),
+                if scope.is_empty() {
+                    String::new()
+                } else {
+                    format!("; only {}", scope.join("; "))
+                }
+            ));
+        }
+    }
+    for rule in billaudit::classify::rules::BUILTIN {
+        n += 1;
+        let only = if rule.non_positive_only {
+            " (amounts <= 0 only)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "{n:>3}. builtin:{:<20} {:<15} {}{only}\n     {}\n",
+            rule.id,
+            rule.category.as_str(),
+            rule.why,
+            rule.patterns.join(", ")
+        ));
+    }
+    out.push_str(
+        "Rules are tried on the most specific texts (description, SKU) before coarse ones \
+         (service); a pattern written `=word` matches a whole word. \
+         A profile marker (e.g. FOCUS ChargeCategory=Tax) decides before built-in rules.\n",
+    );
+    let mut o = Out { broken: false };
+    o.write(&out);
+    EXIT_OK
+}
+
+fn lines(l: LinesArgs) -> u8 {
+    use billaudit::report::lines::{self as render, LinesFormat as F};
+    use std::sync::Mutex;
+    let cfg = match load_config(l.config.as_ref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let (profiles, forced_profile) = match pick_profiles(l.profile.as_ref(), cfg.as_ref()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let format = match l.format {
+        LinesFormat::Human => F::Human,
+        LinesFormat::Csv => F::Csv,
+        LinesFormat::Json => F::Json,
+    };
+    let mut opts = Options {
+        profiles,
+        forced_profile,
+        encoding: l.encoding,
+        ..Options::default()
+    };
+    if let Some(cfg) = &cfg {
+        cfg.apply(&mut opts);
+    }
+    let out = Arc::new(Mutex::new(LinesOut {
+        out: Out { broken: false },
+        first: true,
+        buf: render::header(format),
+    }));
+    let category = l.category;
+    let unclassified = l.unclassified;
+    let sink = out.clone();
+    opts.item_hook = Some(billaudit::pipeline::ItemHook(Arc::new(
+        move |path, item| {
+            if category.is_some_and(|c| c != item.category) {
+                return;
+            }
+            if unclassified && &*item.rule != billaudit::classify::rules::UNCLASSIFIED {
+                return;
+            }
+            if let Ok(mut g) = sink.lock() {
+                let text = render::item(format, path, item, g.first);
+                g.first = false;
+                g.buf.push_str(&text);
+                if g.buf.len() >= 64 * 1024 {
+                    g.flush();
+                }
+            }
+        },
+    )));
+    let mut failed = false;
+    // One input at a time, so items come out in file order.
+    for source in billaudit::ingest::expand_paths(&l.paths) {
+        let result = source.and_then(|s| billaudit::pipeline::audit_source(&s, &opts));
+        if let Ok(mut g) = out.lock() {
+            g.flush();
+        }
+        if let Err(e) = result {
+            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+            failed = true;
+        }
+    }
+    if let Ok(mut g) = out.lock() {
+        let footer = render::footer(format, !g.first);
+        g.buf.push_str(&footer);
+        g.flush();
+    }
+    if failed { EXIT_INPUT } else { EXIT_OK }
+}
+
+/// `billaudit lines` output: written in blocks of 64 KiB or per input, not per item.
+struct LinesOut {
+    out: Out,
+    first: bool,
+    buf: String,
+}
+
+impl LinesOut {
+    fn flush(&mut self) {
+        let text = std::mem::take(&mut self.buf);
+        self.out.write(&text);
+    }
+}
+
+fn profiles(a: RulesArgs) -> u8 {
+    let cfg = match load_config(a.config.as_ref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut all: Vec<Profile> = cfg.map(|c| c.profiles).unwrap_or_default();
+    all.extend(builtin());
+    let mut out = String::new();
+    for p in all {
         let extra: Vec<String> = p
             .costs
             .iter()
@@ -292,23 +549,84 @@ fn profiles() -> u8 {
     }
 }
 
-/// The run's options; an unknown `--profile` is a usage error (exit 2).
-fn options(c: &CommonArgs) -> Result<Options, u8> {
-    let (profiles, forced_profile) = match &c.profile {
-        Some(name) => match by_name(name) {
-            Some(p) => (vec![p], true),
-            None => {
-                let names: Vec<String> = builtin().into_iter().map(|p| p.name).collect();
-                let _ = writeln!(
-                    io::stderr(),
-                    "billaudit: error: unknown profile `{name}` (expected one of: {})",
-                    names.join(", ")
-                );
-                return Err(EXIT_INPUT);
-            }
-        },
-        None => (builtin(), false),
+/// The config named with `--config`, or the nearest billaudit.toml; a bad
+/// config is reported (file:line:column) and is exit code 2.
+fn load_config(path: Option<&PathBuf>) -> Result<Option<Config>, u8> {
+    let found = match path {
+        Some(p) => Some(p.clone()),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|d| config::discover(&d)),
     };
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    match config::load(&found) {
+        Ok(c) => Ok(Some(c)),
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+            Err(EXIT_INPUT)
+        }
+    }
+}
+
+/// The profiles to try: `--profile NAME` (user profiles first), or all.
+fn pick_profiles(name: Option<&String>, cfg: Option<&Config>) -> Result<(Vec<Profile>, bool), u8> {
+    let Some(name) = name else {
+        return Ok((builtin(), false));
+    };
+    if let Some(p) = cfg.and_then(|c| c.profile(name)) {
+        return Ok((vec![p.clone()], true));
+    }
+    match by_name(name) {
+        Some(p) => Ok((vec![p], true)),
+        None => {
+            let mut names: Vec<String> = cfg
+                .map(|c| c.profiles.iter().map(|p| p.name.clone()).collect())
+                .unwrap_or_default();
+            names.extend(builtin().into_iter().map(|p| p.name));
+            let _ = writeln!(
+                io::stderr(),
+                "billaudit: error: unknown profile `{name}` (expected one of: {})",
+                names.join(", ")
+            );
+            Err(EXIT_INPUT)
+        }
+    }
+}
+
+/// The run's options: defaults, then billaudit.toml, then flags. An unknown
+/// `--profile` or a bad config is a usage error (exit 2).
+fn options(c: &CommonArgs) -> Result<Options, u8> {
+    let cfg = load_config(c.config.as_ref())?;
+    let mut opts = base_options(c, cfg.as_ref())?;
+    if let Some(cfg) = &cfg {
+        cfg.apply(&mut opts);
+    }
+    let t = &mut opts.policy.thresholds;
+    if let Some(x) = c.hidden_threshold {
+        t.hidden_share = x;
+    }
+    if let Some(x) = c.replica_threshold {
+        t.replica_share = x;
+    }
+    if let Some(x) = c.redundancy_threshold {
+        t.redundancy = x;
+    }
+    if let Some(x) = c.scheduling_threshold {
+        t.scheduling_share = x;
+    }
+    if let Some(f) = c.fail_on {
+        opts.policy.fail_on = match f {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+        };
+    }
+    Ok(opts)
+}
+
+fn base_options(c: &CommonArgs, cfg: Option<&Config>) -> Result<Options, u8> {
+    let (profiles, forced_profile) = pick_profiles(c.profile.as_ref(), cfg)?;
     Ok(Options {
         profiles,
         forced_profile,
@@ -326,27 +644,11 @@ fn options(c: &CommonArgs) -> Result<Options, u8> {
             InputArg::Csv => InputKind::Csv,
             InputArg::Text => InputKind::Text,
         },
-        policy: Policy {
-            thresholds: Thresholds {
-                hidden_share: c.hidden_threshold,
-                replica_share: c.replica_threshold,
-                redundancy: c.redundancy_threshold,
-                scheduling_share: c.scheduling_threshold,
-            },
-            fail_on: fail_on(c),
-            ..Policy::default()
-        },
+        policy: Policy::default(),
         fail_fast: c.fail_fast,
         progress: progress_hook(&c.paths),
         ..Options::default()
     })
-}
-
-fn fail_on(c: &CommonArgs) -> Severity {
-    match c.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-    }
 }
 
 /// Inputs above this size get a progress bar (when stderr is a terminal).

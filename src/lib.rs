@@ -14,6 +14,7 @@
 
 pub mod audit;
 pub mod classify;
+pub mod config;
 pub mod error;
 pub mod expect;
 pub mod generate;

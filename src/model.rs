@@ -122,6 +122,17 @@ pub struct Finding {
     pub path: String,
     /// 1-based line in the source file, when the finding is about one line.
     pub line: Option<u64>,
+    /// Why the finding is accepted (`[[accept]]` in billaudit.toml): it is
+    /// still reported, but never fails the run. Serialised only when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<String>,
+}
+
+impl Finding {
+    /// Whether this finding fails a run that fails on `fail_on`.
+    pub fn fails(&self, fail_on: Severity) -> bool {
+        self.accepted.is_none() && self.severity >= fail_on
+    }
 }
 
 /// A charge, normalised from one input row or invoice line.

@@ -12,6 +12,7 @@ use ::csv::ByteRecord;
 use rayon::prelude::*;
 
 use crate::audit::{Bill, BillBuilder, Policy, mixed_currency, unparsed_line};
+use crate::classify::user::{BoundRules, UserRules};
 use crate::classify::{ClassCache, Classifier};
 use crate::error::{Error, InputError, Result};
 use crate::ingest::text::{self, LineKind, SummaryKind};
@@ -57,6 +58,26 @@ pub struct Options {
     pub progress: Option<ProgressHook>,
     /// When and how a large file is read on several threads.
     pub parallel: Parallelism,
+    /// The field delimiter, instead of sniffing it (a user profile's
+    /// `delimiter`, applied with `--profile`).
+    pub delimiter: Option<u8>,
+    /// User rules (billaudit.toml `[[rule]]`), tried before `classifier`.
+    pub user_rules: UserRules,
+    /// Shown every classified line item as it streams by (`billaudit lines`).
+    pub item_hook: Option<ItemHook>,
+}
+
+/// A function shown `(path, item)` for every classified line item.
+pub type ItemFn = dyn Fn(&str, &LineItem) + Send + Sync;
+
+/// Receives `(path, item)` for every classified line item.
+#[derive(Clone)]
+pub struct ItemHook(pub Arc<ItemFn>);
+
+impl fmt::Debug for ItemHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ItemHook")
+    }
 }
 
 /// Receives `(bytes, rows)` increments while inputs are read.
@@ -98,6 +119,9 @@ impl Default for Options {
             fail_fast: false,
             progress: None,
             parallel: Parallelism::default(),
+            delimiter: None,
+            user_rules: UserRules::default(),
+            item_hook: None,
         }
     }
 }
@@ -395,6 +419,8 @@ struct Run<'o> {
 
 struct RunState<'o> {
     profile: &'o Profile,
+    /// The user rules that apply to this file.
+    user: BoundRules<'o>,
     map: ColumnMap,
     header: Vec<String>,
     bills: Bills<'o>,
@@ -415,7 +441,9 @@ impl<'o> Run<'o> {
     /// Reads one input's header and streams its rows into the bill.
     fn feed<'r>(&mut self, path: &str, opened: Opened<'r>) -> std::result::Result<(), Fed<'r>> {
         let opts = self.opts;
-        let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
+        let delimiter = opts
+            .delimiter
+            .unwrap_or_else(|| ingest::csv::sniff_delimiter(&opened.prefix_text));
         let seekable = opened.seekable.clone();
         if let Some(st) = &self.state {
             // A later part: its header must be the first part's.
@@ -483,6 +511,7 @@ impl<'o> Run<'o> {
                     &opts.policy,
                 );
                 self.state = Some(RunState {
+                    user: opts.user_rules.bind(path, &p.name, &map.names),
                     profile: p,
                     map,
                     header: cells,
@@ -521,6 +550,10 @@ impl<'o> Run<'o> {
             let workers = p.threads.unwrap_or_else(rayon::current_num_threads);
             if workers >= 2 && len.saturating_sub(data_start) >= p.min_bytes {
                 drop(rdr);
+                let class = Classify {
+                    opts,
+                    user: &state.user,
+                };
                 let par = Parallel {
                     file,
                     path,
@@ -528,13 +561,17 @@ impl<'o> Run<'o> {
                     len,
                     workers,
                     norm: &norm,
-                    opts,
+                    class: &class,
                 };
                 self.rows += par.read(data_start, first_line, &mut state.bills)?;
                 return Ok(());
             }
         }
-        self.rows += read_rows(&mut rdr, 0, &norm, opts, &mut state.bills, path)?;
+        let class = Classify {
+            opts,
+            user: &state.user,
+        };
+        self.rows += read_rows(&mut rdr, 0, &norm, &class, &mut state.bills, path)?;
         Ok(())
     }
 
@@ -578,17 +615,32 @@ impl Default for Parallelism {
     }
 }
 
-/// Classifies what one row gave, with the reader's classification cache.
-fn classify_outcome(outcome: &mut RowOutcome, classifier: &Classifier, cache: &mut ClassCache) {
-    match outcome {
-        RowOutcome::Item(item) => classifier.classify_cached(item, cache),
-        RowOutcome::WithCredits(item, credits) => {
-            classifier.classify_cached(item, cache);
-            for c in credits {
-                classifier.classify(c);
-            }
+/// What classifies a file's rows: the user's rules (bound to its columns)
+/// before the built-in classifier, with the reader's cache.
+struct Classify<'a> {
+    opts: &'a Options,
+    user: &'a BoundRules<'a>,
+}
+
+impl Classify<'_> {
+    fn one(&self, rec: &ByteRecord, item: &mut LineItem, cache: &mut ClassCache) {
+        if self.user.is_empty() || !self.user.classify(rec, item) {
+            self.opts.classifier.classify_cached(item, cache);
         }
-        RowOutcome::Skip(..) | RowOutcome::StatedTotal(_) => {}
+    }
+
+    /// Classifies what one row gave.
+    fn outcome(&self, rec: &ByteRecord, outcome: &mut RowOutcome, cache: &mut ClassCache) {
+        match outcome {
+            RowOutcome::Item(item) => self.one(rec, item, cache),
+            RowOutcome::WithCredits(item, credits) => {
+                self.one(rec, item, cache);
+                for c in credits {
+                    self.opts.classifier.classify(c);
+                }
+            }
+            RowOutcome::Skip(..) | RowOutcome::StatedTotal(_) => {}
+        }
     }
 }
 
@@ -608,13 +660,25 @@ fn shift_lines(outcome: &mut RowOutcome, by: u64) {
     }
 }
 
-/// Adds one classified row's outcome to the bills, in file order.
-fn apply_outcome(bills: &mut Bills<'_>, outcome: RowOutcome, line: u64) {
+/// Adds one classified row's outcome to the bills, in file order, showing
+/// each item to the item hook (`billaudit lines`).
+fn apply_outcome(
+    bills: &mut Bills<'_>,
+    outcome: RowOutcome,
+    line: u64,
+    opts: &Options,
+    path: &str,
+) {
     match outcome {
-        RowOutcome::Item(item) => bills.add_item(&item),
+        RowOutcome::Item(item) => {
+            seen(opts, path, &item);
+            bills.add_item(&item);
+        }
         RowOutcome::WithCredits(item, credits) => {
+            seen(opts, path, &item);
             bills.add_item(&item);
             for c in &credits {
+                seen(opts, path, c);
                 bills.add_item(c);
             }
         }
@@ -632,10 +696,11 @@ fn read_rows<R: Read>(
     rdr: &mut ::csv::Reader<R>,
     line_offset: u64,
     norm: &RowNormaliser<'_>,
-    opts: &Options,
+    class: &Classify<'_>,
     bills: &mut Bills<'_>,
     path: &str,
 ) -> Result<u64> {
+    let opts = class.opts;
     let mut rec = ByteRecord::new();
     let mut cache = ClassCache::default();
     let mut rows = 0u64;
@@ -653,8 +718,8 @@ fn read_rows<R: Read>(
         }
         let line = rec.position().map_or(rows, |p| p.line()) + line_offset;
         let mut outcome = norm.row(line, &rec);
-        classify_outcome(&mut outcome, &opts.classifier, &mut cache);
-        apply_outcome(bills, outcome, line);
+        class.outcome(&rec, &mut outcome, &mut cache);
+        apply_outcome(bills, outcome, line, opts, path);
     }
     Ok(rows)
 }
@@ -693,7 +758,7 @@ struct Parallel<'a> {
     len: u64,
     workers: usize,
     norm: &'a RowNormaliser<'a>,
-    opts: &'a Options,
+    class: &'a Classify<'a>,
 }
 
 impl Parallel<'_> {
@@ -702,7 +767,7 @@ impl Parallel<'_> {
         use std::sync::atomic::AtomicUsize;
         use std::sync::mpsc;
 
-        let chunk = self.opts.parallel.chunk_bytes.max(1);
+        let chunk = self.class.opts.parallel.chunk_bytes.max(1);
         let cuts = ingest::chunks::cut_points(self.file, start, self.len, chunk)
             .map_err(|e| Error::io(self.file, e))?;
         let n = cuts.len();
@@ -755,14 +820,14 @@ impl Parallel<'_> {
                     let by = expected.1 - 1;
                     for (line, mut outcome) in chunk.rows {
                         shift_lines(&mut outcome, by);
-                        apply_outcome(bills, outcome, line + by);
+                        apply_outcome(bills, outcome, line + by, self.class.opts, self.path);
                         rows += 1;
                     }
                     if let Some(e) = chunk.error {
                         failed = Some(shift_error(e, by));
                         break 'outer;
                     }
-                    if let Some(h) = &self.opts.progress {
+                    if let Some(h) = &self.class.opts.progress {
                         (h.0)(chunk.end - chunk.start, 0);
                     }
                     expected = (chunk.end, expected.1 + chunk.end_line - 1);
@@ -782,7 +847,7 @@ impl Parallel<'_> {
             let reader = ingest::chunks::reader_at(self.file, offset)
                 .map_err(|e| Error::io(self.file, e))?;
             let mut rdr = ingest::csv::reader(reader, self.delimiter);
-            rows += read_rows(&mut rdr, line - 1, self.norm, self.opts, bills, self.path)?;
+            rows += read_rows(&mut rdr, line - 1, self.norm, self.class, bills, self.path)?;
         }
         Ok(rows)
     }
@@ -826,10 +891,17 @@ impl Parallel<'_> {
                 break;
             }
             let mut outcome = self.norm.row(line, &rec);
-            classify_outcome(&mut outcome, &self.opts.classifier, &mut cache);
+            self.class.outcome(&rec, &mut outcome, &mut cache);
             chunk.rows.push((line, outcome));
         }
         chunk
+    }
+}
+
+#[inline]
+fn seen(opts: &Options, path: &str, item: &LineItem) {
+    if let Some(h) = &opts.item_hook {
+        (h.0)(path, item);
     }
 }
 
@@ -937,11 +1009,13 @@ fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<
             LineKind::Item(t) => {
                 let mut item = t.to_line_item(header_currency, invoice);
                 opts.classifier.classify(&mut item);
+                seen(opts, path, &item);
                 bills.add_item(&item);
             }
             LineKind::Summary(s) => match s.to_line_item(header_currency) {
                 Some(mut item) => {
                     opts.classifier.classify(&mut item);
+                    seen(opts, path, &item);
                     bills.add_item(&item);
                 }
                 None => {
@@ -963,6 +1037,7 @@ fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<
                     message: format!("column {}: {}: `{}`", u.column, u.reason, shorten(&u.text)),
                     path: path.to_string(),
                     line: Some(u.line),
+                    accepted: None,
                 };
                 bills.add_skip(SkipReason::Unparsable, Some(finding));
             }

@@ -71,6 +71,7 @@ pub fn apply(bills: &mut [Bill], baseline: &JsonReport, max_increase: Decimal, p
                         ),
                         path: bill.path.clone(),
                         line: None,
+                        accepted: policy.accepted_reason(INFO.code, &bill.path, None),
                     });
                 }
             }
@@ -81,6 +82,6 @@ pub fn apply(bills: &mut [Bill], baseline: &JsonReport, max_increase: Decimal, p
             new_findings: now.difference(&before).cloned().collect(),
             vanished_findings: before.difference(&now).cloned().collect(),
         });
-        bill.passed = !bill.findings.iter().any(|f| f.severity >= policy.fail_on);
+        bill.passed = !bill.findings.iter().any(|f| f.fails(policy.fail_on));
     }
 }

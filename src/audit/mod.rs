@@ -6,13 +6,16 @@
 //! [`CHECKS`] is the one table of codes; `billaudit explain` and
 //! `docs/checks.md` are generated from it.
 
+pub mod accepted;
 pub mod baseline;
+pub mod billing_rounding;
 pub mod hidden_fee_share;
 pub mod hidden_items;
 pub mod line_arithmetic;
 pub mod missing_amount;
 pub mod mixed_currency;
 pub mod monthly;
+pub mod rate_above_reference;
 pub mod replica_redundancy;
 pub mod replica_share;
 pub mod scheduling_fee_share;
@@ -61,6 +64,8 @@ pub const CHECKS: &[CheckInfo] = &[
     unclassified_items::INFO,
     mixed_currency::INFO,
     baseline::INFO,
+    rate_above_reference::INFO,
+    billing_rounding::INFO,
 ];
 
 /// `docs/checks.md`, generated from [`CHECKS`] (a test keeps the file in step).
@@ -149,6 +154,10 @@ pub struct Policy {
     /// At most this many findings of one code per bill are listed; the rest
     /// are counted in one closing finding.
     pub max_findings_per_code: usize,
+    /// Expected unit prices (`[[price]]`), for `rate-above-reference`.
+    pub price_book: rate_above_reference::PriceBook,
+    /// Known findings that no longer fail the run (`[[accept]]`).
+    pub accepted: Vec<accepted::Accepted>,
 }
 
 impl Default for Policy {
@@ -158,6 +167,8 @@ impl Default for Policy {
             severities: HashMap::new(),
             fail_on: Severity::Error,
             max_findings_per_code: 100,
+            price_book: rate_above_reference::PriceBook::default(),
+            accepted: Vec::new(),
         }
     }
 }
@@ -168,6 +179,14 @@ impl Policy {
             Some(s) => *s,
             None => Some(check_info(code).map_or(Severity::Warning, |c| c.default_severity)),
         }
+    }
+
+    /// The reason of the first `[[accept]]` entry covering this finding.
+    pub fn accepted_reason(&self, code: &str, path: &str, line: Option<u64>) -> Option<String> {
+        self.accepted
+            .iter()
+            .find(|a| a.covers(code, path, line))
+            .map(|a| a.reason.clone())
     }
 }
 
@@ -191,6 +210,11 @@ impl<'p> Sink<'p> {
         }
     }
 
+    /// The policy findings are judged by (price book, accepted findings).
+    pub fn policy(&self) -> &'p Policy {
+        self.policy
+    }
+
     pub fn emit(&mut self, check: &CheckInfo, line: Option<u64>, message: String) {
         let Some(severity) = self.policy.severity(check.code) else {
             return;
@@ -206,6 +230,7 @@ impl<'p> Sink<'p> {
             message,
             path: self.path.clone(),
             line,
+            accepted: self.policy.accepted_reason(check.code, &self.path, line),
         });
     }
 
@@ -236,6 +261,7 @@ impl<'p> Sink<'p> {
                     ),
                     path: self.path.clone(),
                     line: None,
+                    accepted: self.policy.accepted_reason(code, &self.path, None),
                 });
             }
         }
@@ -373,6 +399,8 @@ impl<'p> BillBuilder<'p> {
         }
         self.line_items += 1;
         line_arithmetic::check(item, &mut self.sink);
+        rate_above_reference::check(item, &mut self.sink);
+        billing_rounding::check(item, &mut self.sink);
         self.unclassified.add(item);
         self.top_hidden.add(item);
         self.monthly.add(item);
@@ -427,7 +455,7 @@ impl<'p> BillBuilder<'p> {
             &mut self.sink,
         );
         let findings = self.sink.finish();
-        let passed = !findings.iter().any(|f| f.severity >= policy.fail_on);
+        let passed = !findings.iter().any(|f| f.fails(policy.fail_on));
         Bill {
             path: self.path,
             format: self.format,

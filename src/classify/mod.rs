@@ -6,6 +6,7 @@
 //! (FOCUS `ChargeCategory=Tax`, a text invoice's tax line) decides outright.
 
 pub mod rules;
+pub mod user;
 
 use std::sync::Arc;
 

@@ -187,6 +187,7 @@ impl RowNormaliser<'_> {
             message: format!("column `{name}`: {message}; the row is kept out of the totals"),
             path: self.path.to_string(),
             line: Some(line),
+            accepted: None,
         })
     }
 
@@ -233,6 +234,7 @@ impl RowNormaliser<'_> {
                         ),
                         path: self.path.to_string(),
                         line: Some(line),
+                        accepted: None,
                     }),
                 ));
             }

@@ -22,12 +22,16 @@ pub fn render(report: &Report) -> String {
     for b in &report.bills {
         for f in &b.findings {
             let line = f.line.map(|l| format!(",line={l}")).unwrap_or_default();
+            // An accepted finding is a notice: it does not fail the run.
+            let (level, note) = match &f.accepted {
+                Some(r) => ("notice", format!(" [accepted: {r}]")),
+                None => (f.severity.as_str(), String::new()),
+            };
             out.push_str(&format!(
-                "::{} file={}{line},title={}::{}\n",
-                f.severity.as_str(),
+                "::{level} file={}{line},title={}::{}\n",
                 prop(&f.path),
                 prop(&f.code),
-                data(&f.message)
+                data(&format!("{}{note}", f.message))
             ));
         }
     }

@@ -1191,7 +1191,14 @@ fn findings(o: &mut String, b: &Bill) {
             fd.severity.as_str(),
             esc(&fd.code),
             location(&fd.path, fd.line),
-            cut_text(&fd.message, 600, false)
+            match &fd.accepted {
+                Some(r) => format!(
+                    "{} <em>[accepted: {}]</em>",
+                    cut_text(&fd.message, 600, false),
+                    cut_text(r, 200, false)
+                ),
+                None => cut_text(&fd.message, 600, false),
+            }
         );
     }
     let _ = writeln!(o, "</tbody></table>");

@@ -251,9 +251,14 @@ fn render_bill(out: &mut String, b: &Bill) {
                 Some(l) => format!("{}:{l}", f.path),
                 None => f.path.clone(),
             };
+            let accepted = f
+                .accepted
+                .as_deref()
+                .map(|r| format!(" [accepted: {r}]"))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "    {:<7}  {:<20}  {loc}: {}",
+                "    {:<7}  {:<20}  {loc}: {}{accepted}",
                 f.severity.as_str(),
                 f.code,
                 f.message

@@ -23,7 +23,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         let mut suite = TestSuite::new(name.as_str());
         for check in CHECKS {
             let found: Vec<_> = b.findings.iter().filter(|f| f.code == check.code).collect();
-            let failing: Vec<_> = found.iter().filter(|f| f.severity >= ctx.fail_on).collect();
+            let failing: Vec<_> = found.iter().filter(|f| f.fails(ctx.fail_on)).collect();
             let status = if failing.is_empty() || ctx.check {
                 TestCaseStatus::success()
             } else {

@@ -7,6 +7,7 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod lines;
 pub mod markdown;
 pub mod sarif;
 
@@ -130,9 +131,10 @@ pub fn summarise(bills: &[Bill]) -> Vec<CurrencySummary> {
 
 /// The most severe finding of a bill, for one-line summaries.
 pub fn worst_finding(b: &Bill) -> Option<&crate::model::Finding> {
+    // An accepted finding is the worst only when every finding is accepted.
     b.findings.iter().max_by(|a, b| {
-        a.severity
-            .cmp(&b.severity)
+        (a.accepted.is_none(), a.severity)
+            .cmp(&(b.accepted.is_none(), b.severity))
             .then_with(|| b.line.cmp(&a.line))
     })
 }

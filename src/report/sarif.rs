@@ -63,12 +63,21 @@ pub fn render(report: &Report) -> String {
     let mut results: Vec<Value> = Vec::new();
     for b in &report.bills {
         for f in &b.findings {
-            results.push(json!({
+            let mut r = json!({
                 "ruleId": f.code,
                 "level": f.severity.as_str(),
                 "message": { "text": f.message },
                 "locations": location(&f.path, f.line),
-            }));
+            });
+            // An accepted finding (billaudit.toml `[[accept]]`) is a SARIF
+            // suppression: code-scanning tools show it as dismissed.
+            if let (Some(reason), Some(obj)) = (&f.accepted, r.as_object_mut()) {
+                obj.insert(
+                    "suppressions".into(),
+                    json!([{ "kind": "external", "justification": reason }]),
+                );
+            }
+            results.push(r);
         }
     }
     for e in &report.errors {

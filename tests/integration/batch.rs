@@ -283,6 +283,7 @@ fn baseline_flags_hidden_share_growth_and_finding_changes() {
         message: "old".into(),
         path: pod_path,
         line: Some(4),
+        accepted: None,
     });
     r.bills[1].hidden_share = Some("0.015000".into());
     let base = dir.path().join("base.json");

@@ -5,6 +5,7 @@ mod batch;
 mod cli;
 mod cloud_fixtures;
 mod common;
+mod config;
 mod docs;
 mod fixtures_csv;
 mod html;

@@ -87,3 +87,28 @@ proptest! {
         prop_assert_eq!(a.passed, b.passed);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// No config text makes the parser panic: random TOML-ish text, and the
+    /// default file with a slice cut out of it.
+    #[test]
+    fn config_parse_never_panics(text in "[\\[\\]a-z\\-=\"'#., 0-9%\\n{}\u{e9}\u{4e2d}]{0,120}") {
+        let _ = billaudit::config::parse("f.toml", &text);
+    }
+
+    #[test]
+    fn config_cut_never_panics(a in 0usize..4000, len in 0usize..200) {
+        let t = billaudit::config::DEFAULT_TOML;
+        let a = a.min(t.len());
+        let b = (a + len).min(t.len());
+        let cut: String = t.char_indices()
+            .filter(|(i, _)| *i < a || *i >= b)
+            .map(|(_, c)| c)
+            .collect();
+        let _ = billaudit::config::parse("f.toml", &cut);
+        let uncommented = cut.replace("# ", "");
+        let _ = billaudit::config::parse("f.toml", &uncommented);
+    }
+}

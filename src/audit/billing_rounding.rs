@@ -1,0 +1,94 @@
+//! `billing-rounding`: hours billed beyond the elapsed time, rounded up.
+
+use rust_decimal::Decimal;
+
+use super::{CheckInfo, Sink, money};
+use crate::classify::fold;
+use crate::model::{LineItem, Severity};
+use crate::normalise::number::half_unit;
+
+pub const INFO: CheckInfo = CheckInfo {
+    code: "billing-rounding",
+    default_severity: Severity::Warning,
+    summary: "hours billed exceed the elapsed start-end time by more than the bill's own rounding",
+    what: "For every line with a start and an end time and a quantity in hours (unit `h`, `hour(s)`, `hr(s)`, `GPU-hour`, `小时`, `卡时`), computes the elapsed hours. The granularity the bill implies is the half-unit of the quantity as written: `21` tolerates 0.5 h, `20.08` tolerates 0.005 h, `20.0833` tolerates 0.00005 h, so per-second billing passes. Fires when the quantity exceeds the elapsed time by more than that and equals the elapsed time rounded up to a whole hour or a whole day (so a line for 8 GPUs, 8 x the elapsed hours, is not mistaken for rounding). The overcharge is the amount x excess / quantity, at the amount's precision.",
+    why: "Billing by the started hour or day quietly turns 20 h 05 min into 21 h. Over many short jobs the rounding can add 5-50% to a GPU bill; per-second billing is common and a fair comparison.",
+    example: "`A100 pod, start 2025-10-01 00:00, end 2025-10-01 20:05, 21 hours, 1.89, 39.69`: 20.0833 h elapsed, billed 21 h, 0.9167 h rounded up, an overcharge of 1.73.",
+};
+
+/// A unit that means hours.
+fn is_hours(unit: &str) -> bool {
+    let u = fold(unit);
+    let u = u.trim();
+    matches!(u, "h" | "hr" | "hrs")
+        || u.contains("hour")
+        || u.contains("小时")
+        || u.contains("卡时")
+        || u.ends_with("-h")
+}
+
+pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
+    let (Some(start), Some(end), Some(q), Some(unit)) =
+        (item.start, item.end, item.quantity, item.unit.as_deref())
+    else {
+        return;
+    };
+    if q <= Decimal::ZERO {
+        return;
+    }
+    let secs = (end - start).num_seconds();
+    if secs <= 0 {
+        return;
+    }
+    let Some(elapsed) = Decimal::from(secs).checked_div(Decimal::from(3600)) else {
+        return;
+    };
+    let excess = q - elapsed;
+    if excess <= half_unit(q) {
+        return;
+    }
+    // Rounding, not a multi-GPU line: the quantity is the elapsed time
+    // rounded up to a whole hour or a whole day.
+    let day = Decimal::from(24);
+    let up_hour = elapsed.ceil();
+    let up_day = (elapsed / day).ceil() * day;
+    // The unit is looked at last: it costs an allocation, and the
+    // arithmetic above already rules out almost every line.
+    if (q != up_hour && q != up_day) || !is_hours(unit) {
+        return;
+    }
+    let granule = if q == up_hour { "hour" } else { "day" };
+    let overcharge = item
+        .amount
+        .checked_mul(excess)
+        .and_then(|x| x.checked_div(q))
+        .map(|x| x.round_dp(item.amount.scale()));
+    let overcharge = match overcharge {
+        Some(o) => format!(", an overcharge of {}", money(o, item.currency.as_deref())),
+        None => String::new(),
+    };
+    let message = format!(
+        "{q} h billed for {} h elapsed ({} to {}): rounded up to a whole {granule}, {} h more{overcharge}: {}",
+        elapsed.round_dp(4).normalize(),
+        start.format("%Y-%m-%d %H:%M:%S"),
+        end.format("%Y-%m-%d %H:%M:%S"),
+        excess.round_dp(4).normalize(),
+        item.description
+    );
+    sink.emit(&INFO, Some(item.line), message);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hour_units() {
+        for u in ["h", "Hours", "GPU-hour", "hr", "小时", "卡时"] {
+            assert!(is_hours(u), "{u}");
+        }
+        for u in ["GB", "GB-month", "次"] {
+            assert!(!is_hours(u), "{u}");
+        }
+    }
+}

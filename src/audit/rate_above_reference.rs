@@ -1,0 +1,117 @@
+//! `rate-above-reference`: a line's unit price above the price book.
+
+use rust_decimal::Decimal;
+
+use super::{CheckInfo, Sink, money};
+use crate::classify::fold;
+use crate::model::{LineItem, Severity};
+
+pub const INFO: CheckInfo = CheckInfo {
+    code: "rate-above-reference",
+    default_severity: Severity::Warning,
+    summary: "a line's unit price is above its price-book entry",
+    what: "For every line that matches a `[[price]]` entry of billaudit.toml (a case-insensitive substring of the description or classification texts, optionally a unit and a currency), takes the unit price (the unit price column, or amount / quantity) and compares it with the entry's `max`. Fires when it is above. The first matching entry is used. A line without a currency is compared as if it were in the entry's currency; a line in another currency is skipped. Off when the config has no price book.",
+    why: "A GPU-hour billed above the market price is a hidden cost even when every line adds up. Market prices move; keep the book's `source` and date current (`examples/price-book.toml`).",
+    example: "price book: `RTX 4090` at most 2.00 CNY per hour. `RTX 4090 GPU, 10 hours, 2.50, 25.00`: 2.50 CNY is 0.50 above 2.00 CNY, an overcharge of 5.00 CNY on 10 hours.",
+};
+
+/// One `[[price]]` entry.
+#[derive(Debug, Clone)]
+pub struct PriceEntry {
+    /// Folded (lowercase) substring the line's texts must contain.
+    pub pattern: String,
+    /// Folded substring the line's unit must contain, when set.
+    pub unit: Option<String>,
+    pub currency: Option<String>,
+    pub max: Decimal,
+    /// Where the figure comes from, for the message.
+    pub source: Option<String>,
+}
+
+/// Expected unit prices, tried in order.
+#[derive(Debug, Clone, Default)]
+pub struct PriceBook {
+    pub entries: Vec<PriceEntry>,
+}
+
+impl PriceBook {
+    /// The first entry that applies to the item.
+    pub fn lookup(&self, item: &LineItem) -> Option<&PriceEntry> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        // The description joins every classification text (one fold per row).
+        let text = fold(&item.description);
+        let unit = item.unit.as_deref().map(fold);
+        self.entries.iter().find(|e| {
+            if let (Some(c), Some(ic)) = (&e.currency, &item.currency) {
+                if !c.eq_ignore_ascii_case(ic) {
+                    return false;
+                }
+            }
+            if let Some(u) = &e.unit {
+                if !unit.as_deref().is_some_and(|x| x.contains(u.as_str())) {
+                    return false;
+                }
+            }
+            text.contains(e.pattern.as_str())
+        })
+    }
+}
+
+/// The unit price a line states, or amount / quantity.
+fn unit_price(item: &LineItem) -> Option<Decimal> {
+    if let Some(p) = item.unit_price {
+        return Some(p);
+    }
+    let q = item.quantity?;
+    if q <= Decimal::ZERO {
+        return None;
+    }
+    item.amount
+        .checked_div(q)
+        .map(|p| p.round_dp(6).normalize())
+}
+
+pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
+    let book = &sink.policy().price_book;
+    let Some(entry) = book.lookup(item) else {
+        return;
+    };
+    let Some(price) = unit_price(item) else {
+        return;
+    };
+    if price <= entry.max || item.amount <= Decimal::ZERO {
+        return;
+    }
+    let currency = item.currency.as_deref().or(entry.currency.as_deref());
+    let over = price - entry.max;
+    let total = match item.quantity {
+        Some(q) => match over.checked_mul(q) {
+            Some(t) => format!(
+                ", an overcharge of {} on {q}{}",
+                money(t.round_dp(item.amount.scale().max(2)), currency),
+                item.unit
+                    .as_deref()
+                    .map(|u| format!(" {u}"))
+                    .unwrap_or_default()
+            ),
+            None => String::new(),
+        },
+        None => String::new(),
+    };
+    let source = entry
+        .source
+        .as_deref()
+        .map(|s| format!(" ({s})"))
+        .unwrap_or_default();
+    let message = format!(
+        "unit price {} is above the price book's {} for `{}`{source}: {} over per unit{total}: {}",
+        money(price, currency),
+        money(entry.max, currency),
+        entry.pattern,
+        money(over, currency),
+        item.description
+    );
+    sink.emit(&INFO, Some(item.line), message);
+}

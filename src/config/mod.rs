@@ -1,0 +1,304 @@
+//! `billaudit.toml`: thresholds, severities, user rules, user profiles, a
+//! price book and accepted findings, as plain data other code can read
+//! (the SQL back-end and the reprice command read the same [`Config`]).
+//!
+//! Found in the working directory or its parents ([`discover`]), or named
+//! with `--config FILE`. Every error names the file, line and column and
+//! quotes the offending TOML ([`ConfigError`]); unknown keys are errors with
+//! a "did you mean" hint.
+
+mod error;
+mod raw;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rust_decimal::Decimal;
+
+use crate::audit::accepted::Accepted;
+use crate::audit::rate_above_reference::{PriceBook, PriceEntry};
+use crate::audit::{CHECKS, Policy};
+use crate::classify::fold;
+use crate::classify::user::{Matcher, UserRule, UserRules};
+use crate::ingest::TextEncoding;
+use crate::model::Severity;
+use crate::normalise::header::normalise_header;
+use crate::normalise::profile::{Profile, Role};
+use crate::pipeline::Options;
+
+pub use error::ConfigError;
+use error::suggest;
+
+/// The file name looked for by [`discover`].
+pub const FILE_NAME: &str = "billaudit.toml";
+
+/// The commented default file `billaudit init` writes.
+pub const DEFAULT_TOML: &str = include_str!("default.toml");
+
+/// A threshold per check code; `None` keeps the default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ThresholdConfig {
+    pub hidden_fee_share: Option<Decimal>,
+    pub replica_share: Option<Decimal>,
+    pub replica_redundancy: Option<Decimal>,
+    pub scheduling_fee_share: Option<Decimal>,
+}
+
+/// A loaded, validated config.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Where it was read from.
+    pub path: PathBuf,
+    pub thresholds: ThresholdConfig,
+    /// Per check code: `None` turns the check off.
+    pub severities: HashMap<String, Option<Severity>>,
+    pub fail_on: Option<Severity>,
+    pub rules: UserRules,
+    /// User profiles, tried before the built-in ones.
+    pub profiles: Vec<Profile>,
+    /// The encoding a user profile declares, by profile name.
+    pub encodings: HashMap<String, TextEncoding>,
+    /// The delimiter a user profile declares, by profile name.
+    pub delimiters: HashMap<String, u8>,
+    pub price_book: PriceBook,
+    pub accepted: Vec<Accepted>,
+}
+
+/// The nearest `billaudit.toml` in `dir` or its parents.
+pub fn discover(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .map(|d| d.join(FILE_NAME))
+        .find(|p| p.is_file())
+}
+
+/// Reads and validates a config file.
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        path: path.display().to_string(),
+        line: None,
+        column: None,
+        message: format!("cannot read the config: {e}"),
+        snippet: None,
+    })?;
+    parse(&path.display().to_string(), &text)
+}
+
+/// Parses config text; `name` is the path shown in errors.
+pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
+    let raw: raw::RawConfig =
+        toml::from_str(text).map_err(|e| ConfigError::from_toml(name, text, &e))?;
+    let err =
+        |span: std::ops::Range<usize>, message: String| ConfigError::at(name, text, span, message);
+    let mut c = Config {
+        path: PathBuf::from(name),
+        ..Config::default()
+    };
+    let t = &raw.thresholds;
+    c.thresholds = ThresholdConfig {
+        hidden_fee_share: t.hidden_fee_share.as_ref().map(|s| s.0),
+        replica_share: t.replica_share.as_ref().map(|s| s.0),
+        replica_redundancy: t.replica_redundancy.as_ref().map(|s| s.0),
+        scheduling_fee_share: t.scheduling_fee_share.as_ref().map(|s| s.0),
+    };
+    let codes: Vec<&str> = CHECKS.iter().map(|c| c.code).collect();
+    for (code, level) in &raw.severity {
+        if !codes.contains(&code.get_ref().as_str()) {
+            return Err(err(
+                code.span(),
+                format!(
+                    "unknown check `{}`{}",
+                    code.get_ref(),
+                    suggest(code.get_ref(), &codes)
+                ),
+            ));
+        }
+        c.severities
+            .insert(code.get_ref().clone(), level.get_ref().severity());
+    }
+    c.fail_on = raw.fail_on.map(|f| f.severity().unwrap_or(Severity::Error));
+
+    for (n, spanned) in raw.rules.iter().enumerate() {
+        let r = spanned.get_ref();
+        let matcher = match (&r.contains, &r.any, &r.regex) {
+            (Some(s), None, None) if !s.trim().is_empty() => Matcher::Contains(fold(s.trim())),
+            (None, Some(list), None) if !list.is_empty() => {
+                Matcher::Any(list.iter().map(|s| fold(s.trim())).collect())
+            }
+            (None, None, Some(re)) => Matcher::Regex(
+                regex::RegexBuilder::new(re.get_ref())
+                    .case_insensitive(true)
+                    .size_limit(1 << 20)
+                    .build()
+                    .map_err(|e| err(re.span(), format!("invalid regex: {e}")))?,
+            ),
+            _ => {
+                return Err(err(
+                    spanned.span(),
+                    "a rule needs exactly one of `contains = \"text\"`, `any = [\"a\", \"b\"]` or `regex = \"...\"` (not empty)".into(),
+                ));
+            }
+        };
+        let mut paths = Vec::new();
+        for p in r.paths.iter().flatten() {
+            paths.push(glob(p).map_err(|m| err(p.span(), m))?);
+        }
+        c.rules.rules.push(UserRule {
+            id: match &r.label {
+                Some(l) => format!("user:{l}"),
+                None => format!("user:rule-{}", n + 1),
+            }
+            .into(),
+            category: r.category.0,
+            column: r.column.as_deref().map(UserRule::column_key),
+            matcher,
+            profile: r.profile.clone(),
+            paths,
+        });
+    }
+
+    for spanned in &raw.profiles {
+        let p = spanned.get_ref();
+        let profile = p.to_profile().map_err(|(span, m)| err(span, m))?;
+        if let Some(enc) = &p.encoding {
+            let e = TextEncoding::parse(enc.get_ref()).ok_or_else(|| {
+                err(
+                    enc.span(),
+                    format!(
+                        "unknown encoding `{}` (expected utf-8, utf-16le, utf-16be, gb18030 or gbk)",
+                        enc.get_ref()
+                    ),
+                )
+            })?;
+            c.encodings.insert(profile.name.clone(), e);
+        }
+        if let Some(d) = p.delimiter {
+            c.delimiters.insert(profile.name.clone(), d.0);
+        }
+        if c.profiles.iter().any(|q| q.name == profile.name) {
+            return Err(err(
+                p.name.span(),
+                format!("profile `{}` is defined twice", profile.name),
+            ));
+        }
+        c.profiles.push(profile);
+    }
+
+    for spanned in &raw.prices {
+        let p = spanned.get_ref();
+        if p.pattern.trim().is_empty() {
+            return Err(err(spanned.span(), "`match` must not be empty".into()));
+        }
+        c.price_book.entries.push(PriceEntry {
+            pattern: fold(p.pattern.trim()),
+            unit: p.unit.as_deref().map(|u| fold(u.trim())),
+            currency: p.currency.as_deref().map(|s| s.trim().to_uppercase()),
+            max: p.max.0,
+            source: p.source.clone(),
+        });
+    }
+
+    for a in &raw.accept {
+        let code = &a.code;
+        if !codes.contains(&code.get_ref().as_str()) {
+            return Err(err(
+                code.span(),
+                format!(
+                    "unknown check `{}`{}",
+                    code.get_ref(),
+                    suggest(code.get_ref(), &codes)
+                ),
+            ));
+        }
+        if a.reason.get_ref().trim().is_empty() {
+            return Err(err(
+                a.reason.span(),
+                "an accepted finding needs a reason".into(),
+            ));
+        }
+        c.accepted.push(Accepted {
+            code: code.get_ref().clone(),
+            path: glob(&a.path).map_err(|m| err(a.path.span(), m))?,
+            line: a.line,
+            reason: a.reason.get_ref().trim().to_string(),
+        });
+    }
+    Ok(c)
+}
+
+fn glob(p: &toml::Spanned<String>) -> Result<glob::Pattern, String> {
+    glob::Pattern::new(p.get_ref()).map_err(|e| format!("invalid path glob: {e}"))
+}
+
+impl Config {
+    /// Applies the config to run options: user profiles before built-ins,
+    /// user rules, price book, accepted findings, severities and
+    /// thresholds. Command-line flags are applied after, so they win.
+    pub fn apply(&self, opts: &mut Options) {
+        if !opts.forced_profile {
+            let mut profiles = self.profiles.clone();
+            profiles.append(&mut opts.profiles);
+            opts.profiles = profiles;
+        } else if let Some(p) = opts.profiles.first() {
+            if opts.encoding.is_none() {
+                opts.encoding = self.encodings.get(&p.name).copied();
+            }
+            if opts.delimiter.is_none() {
+                opts.delimiter = self.delimiters.get(&p.name).copied();
+            }
+        }
+        opts.user_rules = self.rules.clone();
+        self.apply_policy(&mut opts.policy);
+    }
+
+    pub fn apply_policy(&self, policy: &mut Policy) {
+        let t = &self.thresholds;
+        let pt = &mut policy.thresholds;
+        if let Some(x) = t.hidden_fee_share {
+            pt.hidden_share = x;
+        }
+        if let Some(x) = t.replica_share {
+            pt.replica_share = x;
+        }
+        if let Some(x) = t.replica_redundancy {
+            pt.redundancy = x;
+        }
+        if let Some(x) = t.scheduling_fee_share {
+            pt.scheduling_share = x;
+        }
+        for (k, v) in &self.severities {
+            policy.severities.insert(k.clone(), *v);
+        }
+        if let Some(f) = self.fail_on {
+            policy.fail_on = f;
+        }
+        policy.price_book = self.price_book.clone();
+        policy.accepted = self.accepted.clone();
+    }
+
+    /// A user profile by name (`--profile NAME`).
+    pub fn profile(&self, name: &str) -> Option<&Profile> {
+        self.profiles
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// Normalised header names, as profiles store them.
+fn names(list: &[String]) -> Vec<String> {
+    list.iter().map(|s| normalise_header(s).name).collect()
+}
+
+/// A role name from the config, or the list of valid ones.
+fn role(name: &str) -> Result<Role, String> {
+    Role::parse(name).ok_or_else(|| {
+        let all: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+        format!(
+            "unknown role `{name}`{} (roles: {})",
+            suggest(name, &all),
+            all.join(", ")
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,487 @@
+//! billaudit.toml end to end: a new provider taught without Rust, user rules,
+//! the price book, billing rounding, accepted findings, `init`, `rules`,
+//! `lines`, and every config error message (snapshots).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::common::{audit_json, codes, root, run, stderr, stdout};
+
+const WOLKEN: &str = "tests/data/config/wolkengpu/abrechnung-2025-10.csv";
+const WOLKEN_PROFILE: &str = "tests/data/config/wolkengpu/profile-only.toml";
+const WOLKEN_CONFIG: &str = "tests/data/config/wolkengpu/billaudit.toml";
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_billaudit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run billaudit")
+}
+
+/// Step 0: without a config, the unknown provider's CSV cannot be read.
+#[test]
+fn new_provider_step0_unknown_headers_are_refused() {
+    let out = run(&["audit", WOLKEN]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no header row found"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Step 1: a profile in TOML maps the German columns, semicolons and
+/// decimal commas; the fees named in German are not classified yet.
+#[test]
+fn new_provider_step1_profile_reads_the_csv() {
+    let (r, out) = audit_json(&["--config", WOLKEN_PROFILE, WOLKEN]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let b = &r.bills[0];
+    assert_eq!(b.format, "wolkengpu");
+    assert_eq!(b.currency.as_deref(), Some("EUR"));
+    assert_eq!(b.line_items, 8);
+    assert_eq!(b.totals.compute, "33.39");
+    assert_eq!(b.totals.other, "66.79");
+    assert!(codes(b).contains(&"unclassified-items".to_string()));
+}
+
+/// Step 2: rules for the German fee names give a correct audit, exactly.
+#[test]
+fn new_provider_step2_rules_classify_every_fee() {
+    let (r, out) = audit_json(&["--config", WOLKEN_CONFIG, WOLKEN]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let b = &r.bills[0];
+    let t = &b.totals;
+    assert_eq!(
+        (
+            t.compute.as_str(),
+            t.storage.as_str(),
+            t.storage_replica.as_str(),
+            t.bandwidth.as_str(),
+            t.scheduling.as_str(),
+            t.tax.as_str(),
+            t.credit.as_str(),
+            t.other.as_str()
+        ),
+        (
+            "33.39", "35.00", "10.00", "6.00", "4.00", "16.79", "-5.00", "0"
+        )
+    );
+    assert_eq!(b.subtotal, "88.39");
+    assert_eq!(b.hidden, "20.00");
+    assert_eq!(b.hidden_share.as_deref(), Some("0.226270"));
+    assert_eq!(b.total, "100.18");
+    assert_eq!(
+        codes(b),
+        vec![
+            "billing-rounding",
+            "hidden-fee-share",
+            "rate-above-reference",
+            "replica-redundancy",
+            "scheduling-fee-share"
+        ]
+    );
+}
+
+/// Naming the user profile forces it, with its delimiter.
+#[test]
+fn new_provider_forced_user_profile() {
+    let (r, out) = audit_json(&["--config", WOLKEN_CONFIG, "--profile", "wolkengpu", WOLKEN]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(r.bills[0].format, "wolkengpu");
+    assert_eq!(r.bills[0].total, "100.18");
+    let out = run(&["profiles", "--config", WOLKEN_CONFIG]);
+    assert!(stdout(&out).starts_with("wolkengpu"), "{}", stdout(&out));
+}
+
+/// Step 3: `lines` shows which rule decided each line.
+#[test]
+fn new_provider_step3_lines_show_the_user_rules() {
+    let out = run(&[
+        "lines",
+        "--format",
+        "csv",
+        "--config",
+        WOLKEN_CONFIG,
+        WOLKEN,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!("wolkengpu_lines", stdout(&out));
+}
+
+/// Step 4: the price book and the rounding check name the overcharge.
+#[test]
+fn new_provider_step4_price_book_and_rounding() {
+    let (r, _) = audit_json(&["--config", WOLKEN_CONFIG, WOLKEN]);
+    let f = &r.bills[0].findings;
+    let rate = f.iter().find(|f| f.code == "rate-above-reference").unwrap();
+    assert_eq!(rate.line, Some(5));
+    assert!(rate.message.contains("0.69 EUR"), "{}", rate.message);
+    assert!(rate.message.contains("0.50 EUR"), "{}", rate.message);
+    assert!(
+        rate.message.contains("overcharge of 3.99 EUR on 21 h"),
+        "{}",
+        rate.message
+    );
+    let round = f.iter().find(|f| f.code == "billing-rounding").unwrap();
+    assert_eq!(round.line, Some(5));
+    assert!(
+        round.message.contains("overcharge of 0.63 EUR"),
+        "{}",
+        round.message
+    );
+}
+
+#[test]
+fn user_rule_overrides_a_builtin_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("billaudit.toml");
+    std::fs::write(
+        &cfg,
+        "[[rule]]\nlabel = \"serverless-is-compute\"\ncategory = \"compute\"\ncontains = \"serverless platform fee\"\n",
+    )
+    .unwrap();
+    let (before, _) = audit_json(&["fixtures/csv/gpu-pod-en.csv"]);
+    assert_eq!(before.bills[0].totals.scheduling, "4.00");
+    let (after, _) = audit_json(&[
+        "--config",
+        cfg.to_str().unwrap(),
+        "fixtures/csv/gpu-pod-en.csv",
+    ]);
+    let b = &after.bills[0];
+    assert_eq!(b.totals.scheduling, "0");
+    assert_eq!(b.totals.compute, "177.52");
+    assert_eq!(b.hidden, "16.00");
+    let out = run(&[
+        "lines",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--category",
+        "compute",
+        "fixtures/csv/gpu-pod-en.csv",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("user:serverless-is-compute"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+}
+
+#[test]
+fn billing_rounding_fires_on_hourly_round_up_and_not_on_per_second_billing() {
+    let (r, _) = audit_json(&["tests/data/config/billing-rounding.csv"]);
+    let hits: Vec<_> = r.bills[0]
+        .findings
+        .iter()
+        .filter(|f| f.code == "billing-rounding")
+        .collect();
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0].line, Some(2));
+    assert!(
+        hits[0]
+            .message
+            .contains("21 h billed for 20.0833 h elapsed"),
+        "{}",
+        hits[0].message
+    );
+    assert!(
+        hits[0].message.contains("overcharge of 0.63 USD"),
+        "{}",
+        hits[0].message
+    );
+}
+
+#[test]
+fn accepted_finding_does_not_fail_the_run_but_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("billaudit.toml");
+    std::fs::write(
+        &cfg,
+        "[[accept]]\ncode = \"hidden-fee-share\"\npath = \"fixtures/csv/gpu-pod-*.csv\"\nreason = \"egress agreed with finance\"\n",
+    )
+    .unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let (before, out) = audit_json(&["fixtures/csv/gpu-pod-en.csv"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        before.bills[0]
+            .findings
+            .iter()
+            .all(|f| f.accepted.is_none())
+    );
+    let (r, out) = audit_json(&["--config", cfg, "fixtures/csv/gpu-pod-en.csv"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(r.passed && r.bills[0].passed);
+    let f = r.bills[0]
+        .findings
+        .iter()
+        .find(|f| f.code == "hidden-fee-share")
+        .unwrap();
+    assert_eq!(f.accepted.as_deref(), Some("egress agreed with finance"));
+    let json = stdout(&out);
+    assert_eq!(
+        json.matches("\"accepted\"").count(),
+        1,
+        "only set findings carry it"
+    );
+    let out = run(&["audit", "--config", cfg, "fixtures/csv/gpu-pod-en.csv"]);
+    assert!(
+        stdout(&out).contains("[accepted: egress agreed with finance]"),
+        "{}",
+        stdout(&out)
+    );
+    // A line-scoped acceptance for another line accepts nothing.
+    let dir2 = tempfile::tempdir().unwrap();
+    let cfg2 = dir2.path().join("b.toml");
+    std::fs::write(
+        &cfg2,
+        "[[accept]]\ncode = \"hidden-fee-share\"\npath = \"gpu-pod-en.csv\"\nline = 7\nreason = \"x\"\n",
+    )
+    .unwrap();
+    let (_, out) = audit_json(&[
+        "--config",
+        cfg2.to_str().unwrap(),
+        "fixtures/csv/gpu-pod-en.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn config_keys_thresholds_severity_fail_on_and_flag_precedence() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("billaudit.toml");
+    std::fs::write(
+        &cfg,
+        "fail-on = \"warning\"\n[thresholds]\nhidden-fee-share = \"10%\"\nscheduling-fee-share = \"50%\"\nreplica-redundancy = \"2\"\n[severity]\nunclassified-items = \"off\"\n",
+    )
+    .unwrap();
+    let cfg = cfg.to_str().unwrap();
+    // 8.56% hidden: within 10%; fail-on warning, but no warnings are left.
+    let (r, out) = audit_json(&["--config", cfg, "fixtures/csv/gpu-pod-en.csv"]);
+    assert!(r.bills[0].findings.is_empty(), "{:?}", r.bills[0].findings);
+    assert_eq!(out.status.code(), Some(0));
+    // A flag wins over the file.
+    let (r, out) = audit_json(&[
+        "--config",
+        cfg,
+        "--hidden-threshold",
+        "5%",
+        "fixtures/csv/gpu-pod-en.csv",
+    ]);
+    assert_eq!(codes(&r.bills[0]), vec!["hidden-fee-share"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn config_is_found_in_parent_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("billaudit.toml"),
+        "[severity]\nhidden-fee-share = \"off\"\n",
+    )
+    .unwrap();
+    let sub = dir.path().join("a/b");
+    std::fs::create_dir_all(&sub).unwrap();
+    let bill = root().join("fixtures/csv/gpu-pod-en.csv");
+    let out = run_in(&sub, &["audit", bill.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
+fn init_writes_a_default_that_parses_and_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_in(dir.path(), &["init"]);
+    assert_eq!(out.status.code(), Some(0));
+    let written = std::fs::read_to_string(dir.path().join("billaudit.toml")).unwrap();
+    assert_eq!(written, billaudit::config::DEFAULT_TOML);
+    assert!(billaudit::config::load(&dir.path().join("billaudit.toml")).is_ok());
+    let out = run_in(dir.path(), &["init"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--force"));
+    assert_eq!(
+        run_in(dir.path(), &["init", "--force"]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn example_price_book_parses() {
+    let c = billaudit::config::load(&root().join("examples/price-book.toml")).unwrap();
+    assert!(c.price_book.entries.len() >= 4);
+}
+
+#[test]
+fn rules_lists_user_rules_then_builtins_in_order() {
+    let out = run(&["rules"]);
+    let text = stdout(&out);
+    let ids: Vec<&str> = billaudit::classify::rules::BUILTIN
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    let mut at = 0;
+    for id in ids {
+        let p = text[at..].find(&format!("builtin:{id}")).expect(id);
+        at += p;
+    }
+    let out = run(&["rules", "--config", WOLKEN_CONFIG]);
+    let text = stdout(&out);
+    let user = text.find("user:sicherungskopie").unwrap();
+    assert!(user < text.find("builtin:tax").unwrap());
+    assert!(text.contains("only profile wolkengpu"));
+}
+
+#[test]
+fn lines_formats_and_filters() {
+    let out = run(&["lines", "--format", "json", "fixtures/csv/gpu-pod-en.csv"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items = v.as_array().unwrap();
+    assert_eq!(items.len(), 9);
+    assert_eq!(items[0]["line"], 5);
+    assert_eq!(items[0]["rule"], "builtin:compute");
+    assert_eq!(items[0]["amount"], "82.80");
+    let out = run(&[
+        "lines",
+        "--format",
+        "json",
+        "--unclassified",
+        "fixtures/csv/gpu-pod-en.csv",
+    ]);
+    assert_eq!(stdout(&out), "[]\n");
+    let out = run(&[
+        "lines",
+        "--config",
+        WOLKEN_PROFILE,
+        "--unclassified",
+        WOLKEN,
+    ]);
+    assert_eq!(stdout(&out).lines().count(), 6, "{}", stdout(&out));
+    let out = run(&["lines", "fixtures/csv/nope.csv"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Every config error: file:line:column, the offending TOML, a hint, exit 2.
+#[test]
+fn config_errors() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "unknown_top_level_key",
+            "[treshold]\nhidden-fee-share = \"5%\"\n",
+        ),
+        (
+            "unknown_threshold",
+            "[thresholds]\nhiden-fee-share = \"5%\"\n",
+        ),
+        ("bad_share", "[thresholds]\nreplica-share = \"lots\"\n"),
+        (
+            "unknown_check_in_severity",
+            "[severity]\nline-arithmetc = \"off\"\n",
+        ),
+        (
+            "bad_severity_level",
+            "[severity]\nline-arithmetic = \"fatal\"\n",
+        ),
+        ("bad_fail_on", "fail-on = \"sometimes\"\n"),
+        (
+            "rule_without_matcher",
+            "[[rule]]\nlabel = \"x\"\ncategory = \"storage\"\n",
+        ),
+        (
+            "rule_bad_category",
+            "[[rule]]\ncategory = \"storage-replicas\"\ncontains = \"x\"\n",
+        ),
+        (
+            "rule_bad_regex",
+            "[[rule]]\ncategory = \"storage\"\nregex = \"disk(\"\n",
+        ),
+        (
+            "rule_unknown_key",
+            "[[rule]]\ncategory = \"storage\"\ncontain = \"disk\"\n",
+        ),
+        (
+            "rule_bad_glob",
+            "[[rule]]\ncategory = \"storage\"\ncontains = \"x\"\npaths = [\"bills/[.csv\"]\n",
+        ),
+        (
+            "profile_unknown_role",
+            "[[profile]]\nname = \"p\"\ncost = \"Betrag\"\ncolumns = { descripton = \"Leistung\" }\n",
+        ),
+        (
+            "profile_bad_encoding",
+            "[[profile]]\nname = \"p\"\ncost = \"Betrag\"\nencoding = \"latin-9\"\n",
+        ),
+        (
+            "profile_bad_decimal_mark",
+            "[[profile]]\nname = \"p\"\ncost = \"Betrag\"\ndecimal-mark = \"'\"\n",
+        ),
+        ("profile_missing_cost", "[[profile]]\nname = \"p\"\n"),
+        (
+            "price_bad_max",
+            "[[price]]\nmatch = \"RTX 4090\"\nmax = \"two\"\n",
+        ),
+        (
+            "accept_unknown_code",
+            "[[accept]]\ncode = \"hidden-fees\"\npath = \"*.csv\"\nreason = \"ok\"\n",
+        ),
+        (
+            "accept_empty_reason",
+            "[[accept]]\ncode = \"hidden-fee-share\"\npath = \"*.csv\"\nreason = \" \"\n",
+        ),
+        ("syntax_error", "[thresholds\nhidden-fee-share = \"5%\"\n"),
+    ];
+    for (name, text) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("billaudit.toml");
+        std::fs::write(&cfg, text).unwrap();
+        let out = run(&[
+            "audit",
+            "--config",
+            cfg.to_str().unwrap(),
+            "fixtures/csv/clean-bill.csv",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(out.stdout.is_empty(), "{name}");
+        let err = stderr(&out).replace(cfg.to_str().unwrap(), "billaudit.toml");
+        insta::assert_snapshot!(format!("config_error_{name}"), err);
+    }
+}
+
+/// docs/config.md's cheat-sheet names every key the parser accepts: the
+/// parser's own "expected one of" list for each table is the source.
+#[test]
+fn docs_config_md_names_every_key() {
+    let doc = std::fs::read_to_string(root().join("docs/config.md")).unwrap();
+    for table in [
+        "bogus-key = 1\n",
+        "[thresholds]\nbogus-key = 1\n",
+        "[[rule]]\ncategory = \"other\"\nbogus-key = 1\n",
+        "[[profile]]\nname = \"p\"\ncost = \"c\"\nbogus-key = 1\n",
+        "[[price]]\nmatch = \"m\"\nmax = 1\nbogus-key = 1\n",
+        "[[accept]]\ncode = \"c\"\npath = \"p\"\nreason = \"r\"\nbogus-key = 1\n",
+    ] {
+        let e = billaudit::config::parse("t.toml", table)
+            .unwrap_err()
+            .message;
+        let list = e
+            .split("expected one of")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{e}"));
+        for key in list.split('`').skip(1).step_by(2) {
+            let listed = [
+                format!("| `{key}` |"),
+                format!("`[{key}]`"),
+                format!("`[[{key}]]`"),
+            ]
+            .iter()
+            .any(|k| doc.contains(k.as_str()));
+            assert!(listed, "docs/config.md lacks `{key}`");
+        }
+    }
+    for role in billaudit::normalise::profile::Role::ALL {
+        assert!(
+            doc.contains(&format!("`{}`", role.as_str())),
+            "role {}",
+            role.as_str()
+        );
+    }
+    let rows = billaudit::normalise::HEADER_SEARCH_ROWS;
+    assert!(doc.contains(&format!("the first {rows} rows")));
+}
