@@ -143,6 +143,14 @@ pub struct LineItem {
     /// Date or start of the charge period, as written (parsed by `normalise::date`).
     pub start: Option<chrono::NaiveDateTime>,
     pub end: Option<chrono::NaiveDateTime>,
+    /// The resource the charge is for (instance, pod, volume id), when the
+    /// bill has such a column. Checks that follow one resource across rows
+    /// (`idle-storage`, `duplicate-line`) use it.
+    pub resource: Option<String>,
+    /// A 64-bit hash of every cell of the source row except the row's own
+    /// id columns, so rows that differ in a column billaudit does not read
+    /// (AWS `lineItem/Operation`) are not taken for the same charge.
+    pub fingerprint: u64,
     /// Texts used for classification, in priority tiers: every rule is tried
     /// on tier 0 before any rule is tried on tier 1 (e.g. description before
     /// service category).
@@ -170,6 +178,8 @@ impl LineItem {
             currency: None,
             start: None,
             end: None,
+            resource: None,
+            fingerprint: 0,
             forced: None,
             category: Category::Other,
             rule: String::new(),
