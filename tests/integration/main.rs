@@ -7,6 +7,7 @@ mod cloud_fixtures;
 mod common;
 mod docs;
 mod fixtures_csv;
+mod gpu_checks;
 mod html;
 mod props;
 mod real_data;
