@@ -25,6 +25,8 @@ pub struct GpuUsage {
     pub paid: Decimal,
     /// Lines counted.
     pub lines: u64,
+    /// Lines counted that state both a start and an end time.
+    pub timed_lines: u64,
     /// Distinct calendar days with use, when the lines are dated.
     pub days: u64,
     /// First start and last end (or date) of the lines.
@@ -41,6 +43,7 @@ struct Tally {
     hours: Decimal,
     paid: Decimal,
     lines: u64,
+    timed_lines: u64,
     days: BTreeSet<i32>,
     first: Option<NaiveDateTime>,
     last: Option<NaiveDateTime>,
@@ -75,6 +78,9 @@ impl GpuTally {
         t.hours = t.hours.saturating_add(hours);
         t.paid = t.paid.saturating_add(item.amount);
         t.lines += 1;
+        if item.start.is_some() && item.end.is_some() {
+            t.timed_lines += 1;
+        }
         if let Some((a, b)) = item_days(item) {
             for d in a..=b {
                 if t.days.len() >= MAX_DAYS {
@@ -98,6 +104,7 @@ impl GpuTally {
                 hours: t.hours,
                 paid: t.paid,
                 lines: t.lines,
+                timed_lines: t.timed_lines,
                 days: t.days.len() as u64,
                 first: t.first,
                 last: t.last,

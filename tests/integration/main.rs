@@ -12,3 +12,4 @@ mod html;
 mod props;
 mod real_data;
 mod real_files;
+mod reprice;
