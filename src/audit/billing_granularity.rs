@@ -1,6 +1,6 @@
 use rust_decimal::Decimal;
 
-use super::usage::{elapsed_seconds, round_money, unit_hours};
+use super::usage::{Memo, elapsed_seconds, round_money};
 use super::{CheckInfo, Sink};
 use crate::model::{Category, LineItem, Severity};
 
@@ -25,6 +25,7 @@ pub struct Granularity {
     billed: Decimal,
     per_second: Decimal,
     scale: u32,
+    memo: Memo,
 }
 
 impl Granularity {
@@ -32,10 +33,12 @@ impl Granularity {
         if item.category != Category::Compute {
             return;
         }
-        let (Some(q), Some(unit)) = (item.quantity, item.unit.as_deref()) else {
+        let (Some(q), Some(unit), Some(_), Some(_)) =
+            (item.quantity, item.unit.as_deref(), item.start, item.end)
+        else {
             return;
         };
-        let Some(per) = unit_hours(unit) else {
+        let Some(per) = self.memo.unit_hours(unit) else {
             return;
         };
         // Only hour and day units round up visibly in whole numbers.

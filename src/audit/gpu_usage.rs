@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use super::usage::{item_days, item_gpu_model, unit_hours};
+use super::usage::{Memo, item_days};
 use crate::model::{Category, LineItem};
 
 /// At most this many distinct days are kept per model (ten years).
@@ -55,6 +55,7 @@ struct Tally {
 #[derive(Debug, Default)]
 pub struct GpuTally {
     models: BTreeMap<&'static str, Tally>,
+    memo: Memo,
 }
 
 impl GpuTally {
@@ -62,11 +63,12 @@ impl GpuTally {
         if item.category != Category::Compute {
             return;
         }
-        let Some(model) = item_gpu_model(item) else {
+        let Some(model) = self.memo.gpu_model(&item.description) else {
             return;
         };
+        let per = item.unit.as_deref().and_then(|u| self.memo.unit_hours(u));
         let t = self.models.entry(model).or_default();
-        let hours = match (item.quantity, item.unit.as_deref().and_then(unit_hours)) {
+        let hours = match (item.quantity, per) {
             (Some(q), Some(per)) => q.checked_mul(per),
             _ => None,
         };

@@ -1,4 +1,4 @@
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rust_decimal::Decimal;
 
@@ -38,11 +38,15 @@ struct Group {
 /// Compute days and storage rows of one bill.
 #[derive(Debug, Default)]
 pub struct IdleStorage {
-    /// Compute days per resource (hash of its id).
-    compute: HashMap<u64, BTreeSet<i32>>,
-    compute_pairs: usize,
+    /// (resource hash, day) pairs with a compute charge.
+    compute: HashSet<(u64, i32)>,
+    /// Resources with any compute charge.
+    compute_resources: HashSet<u64>,
     /// Days with any compute charge in the bill.
-    bill_days: BTreeSet<i32>,
+    bill_days: HashSet<i32>,
+    /// The last compute row's (resource, first day, last day): rows of
+    /// the same resource and days add nothing.
+    last_compute: Option<(Option<u64>, i32, i32)>,
     /// Storage rows per resource and item (hashes of the resource id, `None`
     /// without one, and of the description).
     groups: HashMap<(Option<u64>, u64), Group>,
@@ -59,25 +63,28 @@ impl IdleStorage {
         let Some((first, last)) = item_days(item) else {
             return;
         };
-        let resource = item.resource.as_deref().map(hash_text);
         match item.category {
             Category::Compute => {
+                let resource = item.resource.as_deref().map(hash_text);
+                if self.last_compute == Some((resource, first, last)) {
+                    return;
+                }
+                self.last_compute = Some((resource, first, last));
                 for d in first..=last {
                     self.bill_days.insert(d);
                 }
                 let Some(r) = resource else { return };
-                if self.compute_pairs >= MAX_COMPUTE_PAIRS {
+                if self.compute.len() >= MAX_COMPUTE_PAIRS {
                     self.dropped += 1;
                     return;
                 }
-                let days = self.compute.entry(r).or_default();
+                self.compute_resources.insert(r);
                 for d in first..=last {
-                    if days.insert(d) {
-                        self.compute_pairs += 1;
-                    }
+                    self.compute.insert((r, d));
                 }
             }
             Category::Storage | Category::StorageReplica => {
+                let resource = item.resource.as_deref().map(hash_text);
                 let key = (resource, hash_text(&item.description));
                 if self.storage_rows >= MAX_STORAGE_ROWS
                     || (self.groups.len() >= MAX_RESOURCES && !self.groups.contains_key(&key))
@@ -118,8 +125,11 @@ impl IdleStorage {
         let mut groups: Vec<((Option<u64>, u64), Group)> = self.groups.into_iter().collect();
         groups.sort_by_key(|(_, g)| g.first_line);
         for ((key, _), g) in groups {
-            let own = key.and_then(|k| self.compute.get(&k));
-            let reference = own.unwrap_or(&self.bill_days);
+            let own = key.filter(|k| self.compute_resources.contains(k));
+            let computed = |d: i32| match own {
+                Some(r) => self.compute.contains(&(r, d)),
+                None => self.bill_days.contains(&d),
+            };
             // A resource with at most one single-date row per month is billed
             // monthly, dated by when it was posted: its date says which month
             // it covers, not which day. Compare it by month.
@@ -137,8 +147,10 @@ impl IdleStorage {
             for (first, last, a, point) in &g.spans {
                 if *point && monthly {
                     let m = month_of(*first);
-                    let (lo, hi) = month_bounds(m);
-                    if reference.range(lo..=hi).next().is_none() {
+                    let Some((lo, hi)) = month_bounds(m) else {
+                        continue;
+                    };
+                    if !(lo..=hi).any(computed) {
                         idle_months.insert(m);
                         if let Some(x) = amount.checked_add(*a) {
                             amount = x;
@@ -148,7 +160,7 @@ impl IdleStorage {
                 }
                 let len = i64::from(last - first) + 1;
                 let idle = (*first..=*last)
-                    .filter(|d| !reference.contains(d))
+                    .filter(|d| !computed(*d))
                     .inspect(|d| {
                         idle_days.insert(*d);
                     })
@@ -217,15 +229,12 @@ fn month_of(day: i32) -> (i32, u32) {
 }
 
 /// First and last day numbers of a month.
-fn month_bounds((y, m): (i32, u32)) -> (i32, i32) {
+fn month_bounds((y, m): (i32, u32)) -> Option<(i32, i32)> {
     let first = NaiveDate::from_ymd_opt(y, m, 1);
     let next = if m == 12 {
         NaiveDate::from_ymd_opt(y.saturating_add(1), 1, 1)
     } else {
         NaiveDate::from_ymd_opt(y, m + 1, 1)
     };
-    match (first, next) {
-        (Some(a), Some(b)) => (a.num_days_from_ce(), b.num_days_from_ce() - 1),
-        _ => (i32::MIN, i32::MAX),
-    }
+    Some((first?.num_days_from_ce(), next?.num_days_from_ce() - 1))
 }

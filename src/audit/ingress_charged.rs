@@ -35,11 +35,8 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
     if item.category != Category::Bandwidth || item.amount <= Decimal::ZERO {
         return;
     }
+    // The description already joins the texts of every classification column.
     let mut text = item.description.to_lowercase();
-    for t in item.class_text.iter().flatten() {
-        text.push('\n');
-        text.push_str(&t.to_lowercase());
-    }
     if let Some(u) = &item.unit {
         text.push('\n');
         text.push_str(&u.to_lowercase());

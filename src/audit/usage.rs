@@ -140,10 +140,47 @@ pub fn gpu_model(text: &str) -> Option<&'static str> {
     None
 }
 
-/// The GPU model of an item: its description and classification texts.
+/// The GPU model of an item, from its description (which already joins
+/// the texts of every classification column).
 pub fn item_gpu_model(item: &LineItem) -> Option<&'static str> {
     gpu_model(&item.description)
-        .or_else(|| item.class_text.iter().flatten().find_map(|t| gpu_model(t)))
+}
+
+/// Remembers [`gpu_model`] and [`unit_hours`] for texts already seen: bills
+/// repeat the same few descriptions and units on most rows. Bounded: the
+/// memory starts afresh after [`Memo::CAP`] texts.
+#[derive(Debug, Default)]
+pub struct Memo {
+    models: std::collections::HashMap<u64, Option<&'static str>>,
+    last_unit: Option<(String, Option<Decimal>)>,
+}
+
+impl Memo {
+    pub const CAP: usize = 4096;
+
+    pub fn gpu_model(&mut self, description: &str) -> Option<&'static str> {
+        let k = hash_text(description);
+        if let Some(m) = self.models.get(&k) {
+            return *m;
+        }
+        if self.models.len() >= Self::CAP {
+            self.models.clear();
+        }
+        let m = gpu_model(description);
+        self.models.insert(k, m);
+        m
+    }
+
+    pub fn unit_hours(&mut self, unit: &str) -> Option<Decimal> {
+        match &self.last_unit {
+            Some((u, h)) if u == unit => *h,
+            _ => {
+                let h = unit_hours(unit);
+                self.last_unit = Some((unit.to_string(), h));
+                h
+            }
+        }
+    }
 }
 
 /// A 64-bit hash that does not change between runs (SipHash with fixed keys).
