@@ -3,7 +3,7 @@
 //! `idle-storage`, `billing-granularity` and the GPU usage kept for
 //! `billaudit reprice`.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
@@ -192,7 +192,9 @@ pub fn stable_hash(f: impl FnOnce(&mut std::hash::DefaultHasher)) -> u64 {
 
 /// Hashes a text (for keys that must not keep the whole text).
 pub fn hash_text(s: &str) -> u64 {
-    stable_hash(|h| s.hash(h))
+    let mut h = crate::model::RowHasher::default();
+    h.piece(s.as_bytes());
+    h.finish()
 }
 
 /// `Decimal` rounded for a message to the scale the bill writes money in
@@ -234,6 +236,22 @@ mod tests {
         assert_eq!(gpu_model("Network volume 500 GB"), None);
         assert_eq!(gpu_model("t4g.medium"), None);
         assert_eq!(gpu_model("Tesla T4"), Some("T4"));
+    }
+
+    #[test]
+    fn row_hashes_see_cell_boundaries() {
+        let h = |cells: &[&str]| {
+            let mut h = crate::model::RowHasher::default();
+            for c in cells {
+                h.piece(c.as_bytes());
+            }
+            h.finish()
+        };
+        assert_ne!(h(&["ab", "c"]), h(&["a", "bc"]));
+        assert_ne!(h(&["13.80", ""]), h(&["13.80"]));
+        assert_ne!(h(&["pod-7f3a", "13.80"]), h(&["pod-9c21", "13.80"]));
+        assert_eq!(h(&["x", "y"]), h(&["x", "y"]));
+        assert_eq!(hash_text("abc"), hash_text("abc"));
     }
 
     #[test]

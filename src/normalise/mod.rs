@@ -160,11 +160,10 @@ impl RowNormaliser<'_> {
 
     /// Hash of the row's cells, leaving out its row-id columns.
     fn fingerprint(&self, rec: &::csv::ByteRecord) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::hash::DefaultHasher::new();
+        let mut h = crate::model::RowHasher::default();
         for (i, cell) in rec.iter().enumerate() {
             if !self.map.row_ids.contains(&i) {
-                cell.hash(&mut h);
+                h.piece(cell);
             }
         }
         h.finish()
