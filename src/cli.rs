@@ -64,6 +64,42 @@ enum Command {
     /// Print every line item with its source line, category, amount and the
     /// rule that classified it.
     Lines(LinesArgs),
+    /// Price the bill's GPU compute at other platforms from a price book.
+    ///
+    /// Takes the GPU-hours per model from the bill (quantities in hours or
+    /// days on compute lines naming a GPU such as RTX 4090, A100, H100) and
+    /// prices them at every platform of the book with its cheapest plan
+    /// (hourly, daily or monthly). Prints platform, plan, cost, the
+    /// difference from what was paid, each price's source and date, and the
+    /// assumptions. See docs/reprice.md.
+    Reprice(RepriceArgs),
+}
+
+#[derive(Debug, Args)]
+struct RepriceArgs {
+    /// Bill files, directories, globs, or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+
+    /// The price book (TOML), e.g. examples/platforms-2025.toml.
+    #[arg(long, value_name = "PLATFORMS.toml")]
+    prices: PathBuf,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RepriceFormat::Human)]
+    format: RepriceFormat,
+
+    /// Read every input with this profile instead of recognising it.
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum RepriceFormat {
+    /// A table for people (default).
+    Human,
+    /// One JSON document (docs/reprice.md).
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -344,6 +380,50 @@ pub fn run() -> u8 {
         Command::Init(i) => init(i),
         Command::Rules(r) => rules(r),
         Command::Lines(l) => lines(l),
+        Command::Reprice(r) => reprice(r),
+    }
+}
+
+fn reprice(r: RepriceArgs) -> u8 {
+    let path = r.prices.display().to_string();
+    let book = std::fs::read_to_string(&r.prices)
+        .map_err(|e| format!("{path}: {e}"))
+        .and_then(|text| {
+            billaudit::reprice::PriceBook::parse(&path, &text).map_err(|e| e.to_string())
+        });
+    let book = match book {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let mut opts = Options::default();
+    if let Some(name) = &r.profile {
+        match by_name(name) {
+            Some(p) => {
+                opts.profiles = vec![p];
+                opts.forced_profile = true;
+            }
+            None => {
+                let _ = writeln!(io::stderr(), "billaudit: error: unknown profile `{name}`");
+                return EXIT_INPUT;
+            }
+        }
+    }
+    let report = billaudit::pipeline::audit_paths(&r.paths, &opts);
+    let repriced = billaudit::reprice::reprice(&report.bills, &book);
+    let text = match r.format {
+        RepriceFormat::Human => billaudit::reprice::human::render(&repriced),
+        RepriceFormat::Json => billaudit::reprice::json::render(&repriced),
+    };
+    let mut out = Out { broken: false };
+    out.write(&text);
+    print_errors(&report);
+    if !report.errors.is_empty() && !out.broken {
+        EXIT_INPUT
+    } else {
+        EXIT_OK
     }
 }
 

@@ -23,6 +23,7 @@ pub mod model;
 pub mod normalise;
 pub mod pipeline;
 pub mod report;
+pub mod reprice;
 
 pub use audit::{Bill, Policy, Thresholds};
 pub use error::{Error, Result};

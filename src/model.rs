@@ -154,6 +154,14 @@ pub struct LineItem {
     /// Date or start of the charge period, as written (parsed by `normalise::date`).
     pub start: Option<chrono::NaiveDateTime>,
     pub end: Option<chrono::NaiveDateTime>,
+    /// The resource the charge is for (instance, pod, volume id), when the
+    /// bill has such a column. Checks that follow one resource across rows
+    /// (`idle-storage`, `duplicate-line`) use it.
+    pub resource: Option<String>,
+    /// A 64-bit hash of every cell of the source row except the row's own
+    /// id columns, so rows that differ in a column billaudit does not read
+    /// (AWS `lineItem/Operation`) are not taken for the same charge.
+    pub fingerprint: u64,
     /// Texts used for classification, in priority tiers: every rule is tried
     /// on tier 0 before any rule is tried on tier 1 (e.g. description before
     /// service category).
@@ -193,6 +201,8 @@ impl LineItem {
             currency: None,
             start: None,
             end: None,
+            resource: None,
+            fingerprint: 0,
             forced: None,
             category: Category::Other,
             rule: "".into(),
@@ -222,5 +232,47 @@ impl Totals {
             .filter(|c| pick(*c))
             .map(|c| self.get(c))
             .fold(Decimal::ZERO, |a, b| a.saturating_add(b))
+    }
+}
+
+/// A fast 64-bit hash of byte strings, for fingerprints of rows (not for
+/// anything adversarial). Word at a time, multiply-rotate (as FxHash), with
+/// the length of each piece mixed in so `ab|c` and `a|bc` differ, and a
+/// splitmix64 finish so nearby inputs spread over all bits.
+#[derive(Debug, Clone, Copy)]
+pub struct RowHasher(u64);
+
+impl Default for RowHasher {
+    fn default() -> Self {
+        RowHasher(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+impl RowHasher {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    fn mix(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
+    }
+
+    pub fn piece(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        self.mix(u64::from_le_bytes(w));
+        self.mix(bytes.len() as u64);
+    }
+
+    pub fn finish(self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
 }

@@ -8,9 +8,14 @@
 
 pub mod accepted;
 pub mod baseline;
+pub mod billing_granularity;
 pub mod billing_rounding;
+pub mod duplicate_line;
+pub mod gpu_usage;
 pub mod hidden_fee_share;
 pub mod hidden_items;
+pub mod idle_storage;
+pub mod ingress_charged;
 pub mod line_arithmetic;
 pub mod missing_amount;
 pub mod mixed_currency;
@@ -24,6 +29,7 @@ pub mod total_mismatch;
 pub mod unclassified_items;
 pub mod unparsable_value;
 pub mod unparsed_line;
+pub mod usage;
 
 use std::collections::HashMap;
 
@@ -32,6 +38,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use crate::model::{Category, Finding, LineItem, Severity, Totals};
 use crate::normalise::SkipReason;
 
+pub use gpu_usage::GpuUsage;
 pub use hidden_items::{HiddenItem, TOP_HIDDEN, TopHidden};
 pub use monthly::{MAX_MONTHS, MonthFigures, Monthly, MonthlyTally};
 
@@ -55,6 +62,10 @@ pub const CHECKS: &[CheckInfo] = &[
     replica_share::INFO,
     replica_redundancy::INFO,
     scheduling_fee_share::INFO,
+    idle_storage::INFO,
+    ingress_charged::INFO,
+    duplicate_line::INFO,
+    billing_granularity::INFO,
     line_arithmetic::INFO,
     subtotal_mismatch::INFO,
     total_mismatch::INFO,
@@ -319,6 +330,8 @@ pub struct Bill {
     pub hidden_items: u64,
     /// Hidden fees and subtotal per month of the items' dates.
     pub monthly: Monthly,
+    /// GPU compute per model, for `billaudit reprice`.
+    pub gpu_usage: Vec<GpuUsage>,
     pub findings: Vec<Finding>,
     pub passed: bool,
     /// Set when the run compared with a baseline report.
@@ -366,6 +379,10 @@ pub struct BillBuilder<'p> {
     unclassified: unclassified_items::Tally,
     top_hidden: TopHidden,
     monthly: MonthlyTally,
+    idle_storage: idle_storage::IdleStorage,
+    duplicates: duplicate_line::Seen,
+    granularity: billing_granularity::Granularity,
+    gpu: gpu_usage::GpuTally,
     sink: Sink<'p>,
 }
 
@@ -384,6 +401,10 @@ impl<'p> BillBuilder<'p> {
             unclassified: unclassified_items::Tally::default(),
             top_hidden: TopHidden::default(),
             monthly: MonthlyTally::default(),
+            idle_storage: idle_storage::IdleStorage::default(),
+            duplicates: duplicate_line::Seen::default(),
+            granularity: billing_granularity::Granularity::default(),
+            gpu: gpu_usage::GpuTally::default(),
             sink: Sink::new(path, policy),
         }
     }
@@ -401,9 +422,14 @@ impl<'p> BillBuilder<'p> {
         line_arithmetic::check(item, &mut self.sink);
         rate_above_reference::check(item, &mut self.sink);
         billing_rounding::check(item, &mut self.sink);
+        ingress_charged::check(item, &mut self.sink);
+        self.duplicates.add(item, &mut self.sink);
         self.unclassified.add(item);
         self.top_hidden.add(item);
         self.monthly.add(item);
+        self.idle_storage.add(item);
+        self.granularity.add(item);
+        self.gpu.add(item);
     }
 
     pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
@@ -441,6 +467,8 @@ impl<'p> BillBuilder<'p> {
         scheduling_fee_share::check(&figures, t, &mut self.sink);
         self.unclassified
             .report(currency.as_deref(), &mut self.sink);
+        std::mem::take(&mut self.idle_storage).report(currency.as_deref(), &mut self.sink);
+        self.granularity.report(currency.as_deref(), &mut self.sink);
         subtotal_mismatch::check(
             self.stated_subtotal,
             &figures,
@@ -473,6 +501,7 @@ impl<'p> BillBuilder<'p> {
             hidden_items: self.top_hidden.seen,
             top_hidden: self.top_hidden.finish(),
             monthly: self.monthly.finish(),
+            gpu_usage: std::mem::take(&mut self.gpu).finish(),
             totals,
             findings,
             passed,

@@ -179,6 +179,17 @@ impl RowNormaliser<'_> {
         }
     }
 
+    /// Hash of the row's cells, leaving out its row-id columns.
+    fn fingerprint(&self, rec: &::csv::ByteRecord) -> u64 {
+        let mut h = crate::model::RowHasher::default();
+        for (i, cell) in rec.iter().enumerate() {
+            if !self.map.row_ids.contains(&i) {
+                h.piece(cell);
+            }
+        }
+        h.finish()
+    }
+
     fn finding(&self, line: u64, col: usize, message: String) -> Box<Finding> {
         let name = self.map.raw.get(col).map(|s| s.trim()).unwrap_or("?");
         Box::new(Finding {
@@ -259,6 +270,8 @@ impl RowNormaliser<'_> {
         item.unit_price = self.number(line, rec, Role::UnitPrice)?;
         item.list_amount = self.number(line, rec, Role::ListAmount)?;
         item.unit = self.field(line, rec, Role::Unit)?;
+        item.resource = self.field(line, rec, Role::ResourceId)?;
+        item.fingerprint = self.fingerprint(rec);
         if item.unit.is_none() {
             if let Some(i) = self.map.get(Role::Quantity) {
                 let t = self.text(line, rec, i)?;

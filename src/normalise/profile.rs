@@ -378,6 +378,34 @@ pub struct ColumnMap {
     pub raw: Vec<String>,
     /// The column of a credits list (GCP `credits`).
     pub credit_list: Option<usize>,
+    /// Columns that number the rows themselves (AWS `identity/LineItemId`,
+    /// OCI `lineItem/referenceNo`, `交易ID`): left out of a row's
+    /// fingerprint, which `duplicate-line` compares.
+    pub row_ids: Vec<usize>,
+}
+
+/// Headers (lowercase, normalised) of columns that give each row its own id.
+const ROW_ID_HEADERS: &[&str] = &[
+    "identity/lineitemid",
+    "lineitem/referenceno",
+    "line_item_id",
+    "交易id",
+    "订单号",
+    "订单id",
+    "订单号/账单号",
+    "流水号",
+    "record id",
+    "recordid",
+];
+
+/// The indexes of [`ROW_ID_HEADERS`] columns among normalised header names.
+pub fn row_id_columns(names: &[String]) -> Vec<usize> {
+    names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| ROW_ID_HEADERS.contains(&n.to_lowercase().as_str()))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The column of each role: a fixed array (looked up on every row).
@@ -598,6 +626,7 @@ pub fn map_header(
     if let Some(c) = &profile.credit_list {
         map.credit_list = find(c);
     }
+    map.row_ids = row_id_columns(&map.names);
     Some(Ok(map))
 }
 

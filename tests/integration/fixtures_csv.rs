@@ -117,10 +117,15 @@ fn alibaba_overlapping_money_columns() {
         total: "1055.40",
         hidden_share: Some("0.193292"),
         // 64.80 / 765.00 = 8.47% of compute; (86.40 + 43.20) / 86.40 = 1.5x.
+        // The GPU ran 2025-10-01 to 10-05 04:00; the system disk, data disk
+        // and snapshot bill 30 days each: 25 idle days (idle-storage).
         findings: &[
             ("hidden-fee-share", None),
             ("replica-redundancy", None),
             ("scheduling-fee-share", None),
+            ("idle-storage", Some(3)),
+            ("idle-storage", Some(4)),
+            ("idle-storage", Some(5)),
         ],
         passed: false,
     });
@@ -138,7 +143,14 @@ fn tencent_placeholders_tags_and_discount_rate() {
         totals: ["576.00", "35.00", "24.00", "40.00", "20.00", "0", "0", "0"],
         total: "695.00",
         hidden_share: Some("0.120863"),
-        findings: &[("hidden-fee-share", None), ("replica-redundancy", None)],
+        // The GPU ran 2025-10-01 to 10-03; disk and snapshot bill all of
+        // October: 28 idle days each (idle-storage).
+        findings: &[
+            ("hidden-fee-share", None),
+            ("replica-redundancy", None),
+            ("idle-storage", Some(3)),
+            ("idle-storage", Some(4)),
+        ],
         passed: false,
     });
 }

@@ -1,0 +1,118 @@
+//! The GPU compute of a bill, per GPU model: hours, what was paid, the days
+//! used and the span of the run. Kept while the rows stream by, for
+//! `billaudit reprice`. Not a check. Memory is bounded by the number of
+//! recognised models (a fixed list) and [`MAX_DAYS`] days per model.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::NaiveDateTime;
+use rust_decimal::Decimal;
+
+use super::usage::{Memo, item_days};
+use crate::model::{Category, LineItem};
+
+/// At most this many distinct days are kept per model (ten years).
+pub const MAX_DAYS: usize = 3660;
+
+/// The use of one GPU model in one bill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuUsage {
+    /// Canonical model name (`RTX 4090`, `A100`).
+    pub model: String,
+    /// GPU-hours: quantities converted from their units.
+    pub hours: Decimal,
+    /// What the lines counted in `hours` were billed.
+    pub paid: Decimal,
+    /// Lines counted.
+    pub lines: u64,
+    /// Lines counted that state both a start and an end time.
+    pub timed_lines: u64,
+    /// Distinct calendar days with use, when the lines are dated.
+    pub days: u64,
+    /// First start and last end (or date) of the lines.
+    pub first: Option<NaiveDateTime>,
+    pub last: Option<NaiveDateTime>,
+    /// Compute lines naming this model without a quantity in a time unit:
+    /// not repriced, and their amounts are not in `paid`.
+    pub unpriced_lines: u64,
+    pub unpriced_amount: Decimal,
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    hours: Decimal,
+    paid: Decimal,
+    lines: u64,
+    timed_lines: u64,
+    days: BTreeSet<i32>,
+    first: Option<NaiveDateTime>,
+    last: Option<NaiveDateTime>,
+    unpriced_lines: u64,
+    unpriced_amount: Decimal,
+}
+
+/// Accumulates [`GpuUsage`] one item at a time.
+#[derive(Debug, Default)]
+pub struct GpuTally {
+    models: BTreeMap<&'static str, Tally>,
+    memo: Memo,
+}
+
+impl GpuTally {
+    pub fn add(&mut self, item: &LineItem) {
+        if item.category != Category::Compute {
+            return;
+        }
+        let Some(model) = self.memo.gpu_model(&item.description) else {
+            return;
+        };
+        let per = item.unit.as_deref().and_then(|u| self.memo.unit_hours(u));
+        let t = self.models.entry(model).or_default();
+        let hours = match (item.quantity, per) {
+            (Some(q), Some(per)) => q.checked_mul(per),
+            _ => None,
+        };
+        let Some(hours) = hours else {
+            t.unpriced_lines += 1;
+            t.unpriced_amount = t.unpriced_amount.saturating_add(item.amount);
+            return;
+        };
+        t.hours = t.hours.saturating_add(hours);
+        t.paid = t.paid.saturating_add(item.amount);
+        t.lines += 1;
+        if item.start.is_some() && item.end.is_some() {
+            t.timed_lines += 1;
+        }
+        if let Some((a, b)) = item_days(item) {
+            for d in a..=b {
+                if t.days.len() >= MAX_DAYS {
+                    break;
+                }
+                t.days.insert(d);
+            }
+        }
+        if let Some(s) = item.start {
+            t.first = Some(t.first.map_or(s, |f| f.min(s)));
+            let e = item.end.unwrap_or(s);
+            t.last = Some(t.last.map_or(e, |l| l.max(e)));
+        }
+    }
+
+    pub fn finish(self) -> Vec<GpuUsage> {
+        self.models
+            .into_iter()
+            .map(|(model, t)| GpuUsage {
+                model: model.to_string(),
+                hours: t.hours,
+                paid: t.paid,
+                lines: t.lines,
+                timed_lines: t.timed_lines,
+                days: t.days.len() as u64,
+                first: t.first,
+                last: t.last,
+                unpriced_lines: t.unpriced_lines,
+                unpriced_amount: t.unpriced_amount,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,270 @@
+//! What a line item says about usage: the calendar days it covers, how many
+//! hours one unit of its quantity is, and which GPU model it names. Shared by
+//! `idle-storage`, `billing-granularity` and the GPU usage kept for
+//! `billaudit reprice`.
+
+use std::hash::Hasher;
+
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
+use rust_decimal::Decimal;
+
+use crate::model::LineItem;
+
+/// A row is taken to cover at most this many days (a longer range is cut).
+pub const MAX_SPAN_DAYS: i32 = 366;
+
+/// The days a dated item covers, as (first, last) day numbers (days from
+/// the common era), inclusive. An end at midnight does not cover its own
+/// day: `2025-10-01 00:00` to `2025-10-31 00:00` is 30 days.
+pub fn item_days(item: &LineItem) -> Option<(i32, i32)> {
+    let start = item.start?;
+    let first = start.date().num_days_from_ce();
+    let last = match item.end {
+        Some(end) if end > start => (end - chrono::Duration::seconds(1))
+            .date()
+            .num_days_from_ce(),
+        _ => first,
+    };
+    Some((
+        first,
+        last.clamp(first, first.saturating_add(MAX_SPAN_DAYS - 1)),
+    ))
+}
+
+/// `2025-10-02` for a day number.
+pub fn day_text(day: i32) -> String {
+    NaiveDate::from_num_days_from_ce_opt(day).map_or_else(|| day.to_string(), |d| d.to_string())
+}
+
+/// Seconds between start and end, when both are known and end is later.
+pub fn elapsed_seconds(start: Option<NaiveDateTime>, end: Option<NaiveDateTime>) -> Option<i64> {
+    let (s, e) = (start?, end?);
+    let secs = (e - s).num_seconds();
+    (secs > 0).then_some(secs)
+}
+
+/// How many hours one unit of a quantity is: `hours`, `hrs`, `h`, `小时`,
+/// `GPU-hour`, `卡时` are 1; `days`, `天` are 24; `min` is 1/60; `s` is
+/// 1/3600. Azure's block units (`100 Hours`) multiply. Storage and traffic
+/// units (`GB*小时`, `GB-hours`) are not time and give `None`.
+pub fn unit_hours(unit: &str) -> Option<Decimal> {
+    let u = unit.trim().to_lowercase();
+    if [
+        "gb", "tb", "mb", "gib", "tib", "byte", "request", "次", "万",
+    ]
+    .iter()
+    .any(|w| u.contains(w))
+    {
+        return None;
+    }
+    // `100 Hours`: a block of units.
+    let digits: String = u.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let (block, rest) = if digits.is_empty() {
+        (Decimal::ONE, u.as_str())
+    } else {
+        (digits.parse::<Decimal>().ok()?, u[digits.len()..].trim())
+    };
+    let rest = rest
+        .trim_start_matches("gpu")
+        .trim_start_matches("card")
+        .trim_start_matches("instance")
+        .trim_start_matches(['-', ' ', '_', '*', '·'])
+        .trim_start_matches('卡')
+        .trim_start_matches(['*', '·'])
+        .trim_end_matches("(s)");
+    let per = match rest {
+        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" | "时" | "卡时" | "核时" => {
+            Decimal::ONE
+        }
+        "d" | "day" | "days" | "天" | "日" => Decimal::from(24),
+        "min" | "mins" | "minute" | "minutes" | "分钟" => Decimal::ONE / Decimal::from(60),
+        "s" | "sec" | "secs" | "second" | "seconds" | "秒" => Decimal::ONE / Decimal::from(3600),
+        _ => return None,
+    };
+    block.checked_mul(per)
+}
+
+/// GPU models recognised in descriptions, most specific first. Each entry is
+/// (token in the lowercase text, `-` and `_` read as spaces; canonical name).
+const GPU_MODELS: &[(&str, &str)] = &[
+    ("4090d", "RTX 4090D"),
+    ("4090", "RTX 4090"),
+    ("3090", "RTX 3090"),
+    ("3080", "RTX 3080"),
+    ("a100", "A100"),
+    ("a800", "A800"),
+    ("h100", "H100"),
+    ("h800", "H800"),
+    ("h200", "H200"),
+    ("h20", "H20"),
+    ("v100", "V100"),
+    ("l40s", "L40S"),
+    ("l40", "L40"),
+    ("l20", "L20"),
+    ("a10g", "A10G"),
+    ("a10", "A10"),
+    ("a6000", "RTX A6000"),
+    ("t4", "T4"),
+];
+
+/// The GPU model a text names (`RTX 4090 GPU pod`, `NVIDIA A100 80GB`,
+/// `ecs.gn7i (A10)`), by its canonical name. A token must not run on into
+/// a letter or digit (`a100` is not `a10`; `h20` in `h200` is not H20).
+pub fn gpu_model(text: &str) -> Option<&'static str> {
+    let s: String = text
+        .to_lowercase()
+        .chars()
+        .map(|c| if matches!(c, '-' | '_') { ' ' } else { c })
+        .collect();
+    for (token, name) in GPU_MODELS {
+        let mut from = 0;
+        while let Some(i) = s[from..].find(token) {
+            let at = from + i;
+            let before = s[..at].chars().last();
+            let after = s[at + token.len()..].chars().next();
+            // `t4` must stand alone (`t4g`, `gpt4`, `st4` are not T4).
+            let before_ok = token.len() > 2 || !before.is_some_and(|c| c.is_ascii_alphanumeric());
+            // Short tokens must end there (`t4g`, `a10g`, `l40s` are other
+            // names); longer ones must not run on into a digit (`a100` in `a1000`).
+            let after_ok = if token.len() <= 3 {
+                !after.is_some_and(|c| c.is_ascii_alphanumeric())
+            } else {
+                !after.is_some_and(|c| c.is_ascii_digit())
+            };
+            if before_ok && after_ok {
+                return Some(name);
+            }
+            from = at + token.len();
+        }
+    }
+    None
+}
+
+/// The GPU model of an item, from its description (which already joins
+/// the texts of every classification column).
+pub fn item_gpu_model(item: &LineItem) -> Option<&'static str> {
+    gpu_model(&item.description)
+}
+
+/// Remembers [`gpu_model`] and [`unit_hours`] for texts already seen: bills
+/// repeat the same few descriptions and units on most rows. Bounded: the
+/// memory starts afresh after [`Memo::CAP`] texts.
+#[derive(Debug, Default)]
+pub struct Memo {
+    models: std::collections::HashMap<u64, Option<&'static str>>,
+    last_unit: Option<(String, Option<Decimal>)>,
+}
+
+impl Memo {
+    pub const CAP: usize = 4096;
+
+    pub fn gpu_model(&mut self, description: &str) -> Option<&'static str> {
+        let k = hash_text(description);
+        if let Some(m) = self.models.get(&k) {
+            return *m;
+        }
+        if self.models.len() >= Self::CAP {
+            self.models.clear();
+        }
+        let m = gpu_model(description);
+        self.models.insert(k, m);
+        m
+    }
+
+    pub fn unit_hours(&mut self, unit: &str) -> Option<Decimal> {
+        match &self.last_unit {
+            Some((u, h)) if u == unit => *h,
+            _ => {
+                let h = unit_hours(unit);
+                self.last_unit = Some((unit.to_string(), h));
+                h
+            }
+        }
+    }
+}
+
+/// A 64-bit hash that does not change between runs (SipHash with fixed keys).
+pub fn stable_hash(f: impl FnOnce(&mut std::hash::DefaultHasher)) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    f(&mut h);
+    h.finish()
+}
+
+/// Hashes a text (for keys that must not keep the whole text).
+pub fn hash_text(s: &str) -> u64 {
+    let mut h = crate::model::RowHasher::default();
+    h.piece(s.as_bytes());
+    h.finish()
+}
+
+/// `Decimal` rounded for a message to the scale the bill writes money in
+/// (at least 2 places), half away from zero.
+pub fn round_money(d: Decimal, scale: u32) -> Decimal {
+    d.round_dp_with_strategy(
+        scale.max(2),
+        rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units() {
+        assert_eq!(unit_hours("hours"), Some(Decimal::ONE));
+        assert_eq!(unit_hours("GPU-hour"), Some(Decimal::ONE));
+        assert_eq!(unit_hours("小时"), Some(Decimal::ONE));
+        assert_eq!(unit_hours("卡时"), Some(Decimal::ONE));
+        assert_eq!(unit_hours("100 Hours"), Some(Decimal::from(100)));
+        assert_eq!(unit_hours("days"), Some(Decimal::from(24)));
+        assert_eq!(unit_hours("GB*小时"), None);
+        assert_eq!(unit_hours("GB-month"), None);
+        assert_eq!(unit_hours("month"), None);
+    }
+
+    #[test]
+    fn models() {
+        assert_eq!(gpu_model("RTX 4090 GPU pod (on-demand)"), Some("RTX 4090"));
+        assert_eq!(gpu_model("A100 80GB GPU pod"), Some("A100"));
+        assert_eq!(gpu_model("GPU: 1 * NVIDIA A10"), Some("A10"));
+        assert_eq!(gpu_model("NVIDIA H800 SXM"), Some("H800"));
+        assert_eq!(gpu_model("Tesla V100-32G"), Some("V100"));
+        assert_eq!(gpu_model("L40S"), Some("L40S"));
+        assert_eq!(gpu_model("GeForce RTX 3090"), Some("RTX 3090"));
+        assert_eq!(gpu_model("g5.xlarge (A10G)"), Some("A10G"));
+        assert_eq!(gpu_model("Network volume 500 GB"), None);
+        assert_eq!(gpu_model("t4g.medium"), None);
+        assert_eq!(gpu_model("Tesla T4"), Some("T4"));
+    }
+
+    #[test]
+    fn row_hashes_see_cell_boundaries() {
+        let h = |cells: &[&str]| {
+            let mut h = crate::model::RowHasher::default();
+            for c in cells {
+                h.piece(c.as_bytes());
+            }
+            h.finish()
+        };
+        assert_ne!(h(&["ab", "c"]), h(&["a", "bc"]));
+        assert_ne!(h(&["13.80", ""]), h(&["13.80"]));
+        assert_ne!(h(&["pod-7f3a", "13.80"]), h(&["pod-9c21", "13.80"]));
+        assert_eq!(h(&["x", "y"]), h(&["x", "y"]));
+        assert_eq!(hash_text("abc"), hash_text("abc"));
+    }
+
+    #[test]
+    fn days_of_a_range() {
+        let mut i = LineItem::new(1, "x", Decimal::ONE);
+        let d = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").ok();
+        i.start = d("2025-10-01 00:00:00");
+        i.end = d("2025-10-31 00:00:00");
+        let (a, b) = item_days(&i).unwrap();
+        assert_eq!(b - a + 1, 30);
+        i.end = d("2025-10-01 20:00:00");
+        let (a, b) = item_days(&i).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(day_text(a), "2025-10-01");
+    }
+}
