@@ -54,6 +54,79 @@ enum Command {
     Explain(ExplainArgs),
     /// List the bill formats (profiles) billaudit recognises, with the cost column each uses.
     Profiles,
+    /// Print the audit as one SQL query for DuckDB, Spark, Athena (Trino) or BigQuery.
+    ///
+    /// Per bill (billing account, currency, billing period) the query returns
+    /// the total of each category, subtotal, total, hidden, hidden_share,
+    /// replica_share and one boolean per share check, TRUE when billaudit
+    /// would report it. See docs/at-scale.md.
+    Sql(SqlArgs),
+}
+
+#[derive(Debug, Args)]
+struct SqlArgs {
+    /// The SQL engine.
+    #[arg(long, value_enum)]
+    dialect: DialectArg,
+
+    /// The export's profile (sql supports focus, aws-cur, aws-cur2, azure, oci; gcp with bigquery).
+    #[arg(long, value_name = "NAME")]
+    profile: String,
+
+    /// The table read: a name, or for DuckDB a table function such as
+    /// `read_csv('exports/*.csv.gz', all_varchar = true, union_by_name = true)`.
+    #[arg(long, value_name = "T", default_value = "bill_lines")]
+    table: String,
+
+    /// One row per bill (billing account, currency, billing period) or per
+    /// currency (as `billaudit audit` reports one file).
+    #[arg(long, value_enum, default_value_t = GrainArg::Bill)]
+    grain: GrainArg,
+
+    /// A CSV export (or a file holding just its header line) whose columns the
+    /// query is written for: columns the profile lists but the export lacks are
+    /// left out, and FOCUS `x_*` columns are read.
+    #[arg(long, value_name = "FILE")]
+    header_from: Option<PathBuf>,
+
+    /// billaudit.toml with user rules and thresholds (read once config support lands).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Which cost is the amount (FOCUS: billed, effective, list, contracted).
+    #[arg(long, value_enum, default_value_t = CostArg::Billed)]
+    cost: CostArg,
+
+    /// `hidden-fee-share` threshold (`5%` or `0.05`).
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction, default_value = "5%")]
+    hidden_threshold: rust_decimal::Decimal,
+
+    /// `replica-share` threshold.
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction, default_value = "30%")]
+    replica_threshold: rust_decimal::Decimal,
+
+    /// `replica-redundancy` threshold.
+    #[arg(long, value_name = "RATIO", value_parser = parse_fraction, default_value = "1.2")]
+    redundancy_threshold: rust_decimal::Decimal,
+
+    /// `scheduling-fee-share` threshold.
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction, default_value = "8%")]
+    scheduling_threshold: rust_decimal::Decimal,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DialectArg {
+    Duckdb,
+    Spark,
+    /// Amazon Athena engine v3 (Trino).
+    Athena,
+    Bigquery,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GrainArg {
+    Bill,
+    Currency,
 }
 
 #[derive(Debug, Args)]
@@ -264,6 +337,7 @@ pub fn run() -> u8 {
         Command::Check(c) => check(c),
         Command::Explain(e) => explain(e),
         Command::Profiles => profiles(),
+        Command::Sql(a) => sql(a),
     }
 }
 
@@ -540,6 +614,64 @@ fn check(c: CheckArgs) -> u8 {
         EXIT_FINDINGS
     } else {
         EXIT_OK
+    }
+}
+
+fn cost_basis(c: CostArg) -> CostBasis {
+    match c {
+        CostArg::Billed => CostBasis::Billed,
+        CostArg::Effective => CostBasis::Effective,
+        CostArg::List => CostBasis::List,
+        CostArg::Contracted => CostBasis::Contracted,
+    }
+}
+
+fn sql(a: SqlArgs) -> u8 {
+    use billaudit::sql::{Dialect, Grain, SqlOptions, generate, read_header};
+    let err = |m: String| {
+        let _ = writeln!(io::stderr(), "billaudit: error: {m}");
+        EXIT_INPUT
+    };
+    if let Some(cfg) = &a.config {
+        // Config files (issue 5) are not read by this build: writing the
+        // query without their rules and thresholds would differ silently.
+        return err(format!(
+            "--config {}: this build does not read billaudit.toml yet, and a query without its rules and thresholds would classify differently from the audit; no query written",
+            cfg.display()
+        ));
+    }
+    let dialect = match a.dialect {
+        DialectArg::Duckdb => Dialect::DuckDb,
+        DialectArg::Spark => Dialect::Spark,
+        DialectArg::Athena => Dialect::Athena,
+        DialectArg::Bigquery => Dialect::BigQuery,
+    };
+    let mut opts = SqlOptions::new(dialect, &a.profile);
+    opts.table = a.table.clone();
+    opts.grain = match a.grain {
+        GrainArg::Bill => Grain::Bill,
+        GrainArg::Currency => Grain::Currency,
+    };
+    opts.cost = cost_basis(a.cost);
+    opts.thresholds = Thresholds {
+        hidden_share: a.hidden_threshold,
+        replica_share: a.replica_threshold,
+        redundancy: a.redundancy_threshold,
+        scheduling_share: a.scheduling_threshold,
+    };
+    if let Some(path) = &a.header_from {
+        match read_header(path) {
+            Ok(h) => opts.header = Some(h),
+            Err(e) => return err(e.to_string()),
+        }
+    }
+    match generate(&opts) {
+        Ok(g) => {
+            let mut out = Out { broken: false };
+            out.write(&g.sql);
+            EXIT_OK
+        }
+        Err(e) => err(e.to_string()),
     }
 }
 

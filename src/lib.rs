@@ -21,6 +21,7 @@ pub mod model;
 pub mod normalise;
 pub mod pipeline;
 pub mod report;
+pub mod sql;
 
 pub use audit::{Bill, Policy, Thresholds};
 pub use error::{Error, Result};
