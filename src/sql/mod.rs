@@ -419,7 +419,8 @@ fn marker_cond(
     let mut ors = Vec::new();
     for v in values {
         let v = v.to_lowercase();
-        if v.contains(['%', '_']) {
+        let wild = v.starts_with('*') || v.ends_with('*');
+        if wild && v.contains(['%', '_']) {
             return Err(SqlError::Inexpressible {
                 rule: format!("profile:{id}"),
                 dialect: d,
@@ -587,13 +588,8 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
     );
     // GCP: `cost` is before credits; the BigQuery export lists them in an
     // ARRAY<STRUCT<name, amount, ..>> per row.
-    let credits_expr = spec.credit_list.and_then(|c| cols.first(&[c])).map(|c| {
-        format!(
-            "(SELECT SUM(CAST(CAST(cr.amount AS STRING) AS {m})) FROM UNNEST({}) AS cr)",
-            d.ident(&c)
-        )
-    });
-
+    // Each credit is its own `credit` item, as `billaudit audit` makes it.
+    let credits_col = spec.credit_list.and_then(|c| cols.first(&[c]));
     let key_text = |col: &Option<String>, month: bool| -> String {
         match col {
             Some(c) => {
@@ -737,8 +733,8 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         key_text(&period_col, period_is_month)
     ));
     s.push_str(&format!("    {amount_expr} AS amount"));
-    if let Some(c) = &credits_expr {
-        s.push_str(&format!(",\n    {c} AS credits_amount"));
+    if let Some(c) = &credits_col {
+        s.push_str(&format!(",\n    {} AS credits", d.ident(c)));
     }
     for (i, c) in text_cols.iter().enumerate() {
         s.push_str(&format!(",\n    {} AS t{i}", text_expr(d, c)));
@@ -769,9 +765,10 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         "      ELSE {}\n    END AS category\n  FROM lines\n  WHERE amount IS NOT NULL",
         cat_lit(d, Category::Other)
     ));
-    if credits_expr.is_some() {
+    if credits_col.is_some() {
         s.push_str(&format!(
-            "\n  UNION ALL\n  SELECT billing_account, currency, billing_period, credits_amount, {}\n  FROM lines\n  WHERE credits_amount IS NOT NULL",
+            "\n  UNION ALL\n  SELECT billing_account, currency, billing_period, CAST(CAST(cr.amount AS {}) AS {m}), {}\n  FROM lines CROSS JOIN UNNEST(lines.credits) AS cr\n  WHERE lines.amount IS NOT NULL AND cr.amount IS NOT NULL",
+            d.string_type(),
             cat_lit(d, Category::Credit)
         ));
     }

@@ -11,4 +11,5 @@ mod html;
 mod props;
 mod real_data;
 mod real_files;
+mod sql;
 mod text_invoices;
