@@ -270,3 +270,41 @@ fn header_from_drops_absent_columns_and_reads_x_columns() {
     assert!(stdout(&out).contains("CAST('0.125' AS DECIMAL(4, 3))"));
     assert!(stdout(&out).contains("`hidden-fee-share`"));
 }
+
+/// The BigQuery query for the GCP export, run on the real GCP files loaded
+/// in the native export's shape (structs, a credits array) and transpiled
+/// to DuckDB by sqlglot: totals, item counts (each credit an item) and checks.
+#[test]
+fn bigquery_gcp_query_equals_audit_via_sqlglot_and_duckdb() {
+    if !python_has(&["duckdb", "sqlglot"]) {
+        return;
+    }
+    let Some(dir) = real_data() else {
+        return;
+    };
+    let files: Vec<PathBuf> = [
+        "2022-08-01_5.csv",
+        "2024-03-01_5.csv",
+        "evidence-2020-11-16.csv",
+    ]
+    .iter()
+    .map(|f| dir.join("gcp").join(f))
+    .collect();
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/gcp_bigquery_check.py"))
+        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
+        .args(&files)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.lines().filter(|l| l.starts_with("ok ")).count(), 3);
+    assert!(
+        text.contains("items 38"),
+        "each GCP credit is its own item: {text}"
+    );
+}

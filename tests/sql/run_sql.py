@@ -64,6 +64,7 @@ class Spark:
         from pyspark.sql import SparkSession
         self.spark = (SparkSession.builder.master("local[2]").appName("billaudit-sql")
                       .config("spark.ui.enabled", "false")
+                      .config("spark.ui.showConsoleProgress", "false")
                       .config("spark.sql.ansi.enabled", "true")
                       .getOrCreate())
         self.spark.sparkContext.setLogLevel("ERROR")
