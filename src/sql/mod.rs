@@ -216,13 +216,13 @@ pub struct Generated {
     pub sql: String,
 }
 
-/// A column reference resolved against the header (when known).
-struct Cols<'a> {
+/// Column names resolved against the export's header, when known:
+/// `(normalised name, name as the header spells it)`.
+struct Cols {
     header: Option<Vec<(String, String)>>,
-    _p: std::marker::PhantomData<&'a ()>,
 }
 
-impl Cols<'_> {
+impl Cols {
     fn new(header: Option<&[String]>) -> Self {
         Cols {
             header: header.map(|h| {
@@ -234,7 +234,6 @@ impl Cols<'_> {
                     })
                     .collect()
             }),
-            _p: std::marker::PhantomData,
         }
     }
 
