@@ -73,6 +73,14 @@ enum Command {
     /// difference from what was paid, each price's source and date, and the
     /// assumptions. See docs/reprice.md.
     Reprice(RepriceArgs),
+    /// Print the audit as one SQL query for DuckDB, Spark, Athena (Trino) or BigQuery.
+    ///
+    /// Per bill (billing account, currency, billing period) the query returns
+    /// the total of each category, subtotal, total, hidden, hidden_share,
+    /// replica_share and one boolean per share check, TRUE when billaudit
+    /// would report it. User rules and thresholds come from billaudit.toml
+    /// as for `audit`. See docs/at-scale.md.
+    Sql(SqlArgs),
 }
 
 #[derive(Debug, Args)]
@@ -100,6 +108,73 @@ enum RepriceFormat {
     Human,
     /// One JSON document (docs/reprice.md).
     Json,
+}
+
+#[derive(Debug, Args)]
+struct SqlArgs {
+    /// The SQL engine.
+    #[arg(long, value_enum)]
+    dialect: DialectArg,
+
+    /// The export's profile (sql supports focus, aws-cur, aws-cur2, azure, oci; gcp with bigquery).
+    #[arg(long, value_name = "NAME")]
+    profile: String,
+
+    /// The table read: a name, or for DuckDB a table function such as
+    /// `read_csv('exports/*.csv.gz', all_varchar = true, union_by_name = true)`.
+    #[arg(long, value_name = "T", default_value = "bill_lines")]
+    table: String,
+
+    /// One row per bill (billing account, currency, billing period) or per
+    /// currency (as `billaudit audit` reports one file).
+    #[arg(long, value_enum, default_value_t = GrainArg::Bill)]
+    grain: GrainArg,
+
+    /// A CSV export (or a file holding just its header line) whose columns the
+    /// query is written for: columns the profile lists but the export lacks are
+    /// left out, and FOCUS `x_*` columns are read.
+    #[arg(long, value_name = "FILE")]
+    header_from: Option<PathBuf>,
+
+    /// Read this config instead of the nearest billaudit.toml (its user rules
+    /// and thresholds go into the query).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Which cost is the amount (FOCUS: billed, effective, list, contracted).
+    #[arg(long, value_enum, default_value_t = CostArg::Billed)]
+    cost: CostArg,
+
+    /// `hidden-fee-share` threshold (`5%` or `0.05`).
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    hidden_threshold: Option<rust_decimal::Decimal>,
+
+    /// `replica-share` threshold.
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    replica_threshold: Option<rust_decimal::Decimal>,
+
+    /// `replica-redundancy` threshold.
+    #[arg(long, value_name = "RATIO", value_parser = parse_fraction)]
+    redundancy_threshold: Option<rust_decimal::Decimal>,
+
+    /// `scheduling-fee-share` threshold.
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    scheduling_threshold: Option<rust_decimal::Decimal>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DialectArg {
+    Duckdb,
+    Spark,
+    /// Amazon Athena engine v3 (Trino).
+    Athena,
+    Bigquery,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GrainArg {
+    Bill,
+    Currency,
 }
 
 #[derive(Debug, Args)]
@@ -381,6 +456,7 @@ pub fn run() -> u8 {
         Command::Rules(r) => rules(r),
         Command::Lines(l) => lines(l),
         Command::Reprice(r) => reprice(r),
+        Command::Sql(a) => sql(a),
     }
 }
 
@@ -424,6 +500,107 @@ fn reprice(r: RepriceArgs) -> u8 {
         EXIT_INPUT
     } else {
         EXIT_OK
+    }
+}
+
+fn cost_basis(c: CostArg) -> CostBasis {
+    match c {
+        CostArg::Billed => CostBasis::Billed,
+        CostArg::Effective => CostBasis::Effective,
+        CostArg::List => CostBasis::List,
+        CostArg::Contracted => CostBasis::Contracted,
+    }
+}
+
+fn sql(a: SqlArgs) -> u8 {
+    use billaudit::classify::user::Matcher;
+    use billaudit::sql::{Dialect, Grain, MatchKind, SqlOptions, UserRule, generate, read_header};
+    let err = |m: String| {
+        let _ = writeln!(io::stderr(), "billaudit: error: {m}");
+        EXIT_INPUT
+    };
+    let cfg = match load_config(a.config.as_ref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let dialect = match a.dialect {
+        DialectArg::Duckdb => Dialect::DuckDb,
+        DialectArg::Spark => Dialect::Spark,
+        DialectArg::Athena => Dialect::Athena,
+        DialectArg::Bigquery => Dialect::BigQuery,
+    };
+    let mut opts = SqlOptions::new(dialect, &a.profile);
+    opts.table = a.table.clone();
+    opts.grain = match a.grain {
+        GrainArg::Bill => Grain::Bill,
+        GrainArg::Currency => Grain::Currency,
+    };
+    opts.cost = cost_basis(a.cost);
+    // Flags win over billaudit.toml, which wins over the defaults.
+    let mut policy = Policy::default();
+    if let Some(c) = &cfg {
+        c.apply_policy(&mut policy);
+    }
+    let t = &mut policy.thresholds;
+    if let Some(x) = a.hidden_threshold {
+        t.hidden_share = x;
+    }
+    if let Some(x) = a.replica_threshold {
+        t.replica_share = x;
+    }
+    if let Some(x) = a.redundancy_threshold {
+        t.redundancy = x;
+    }
+    if let Some(x) = a.scheduling_threshold {
+        t.scheduling_share = x;
+    }
+    opts.thresholds = policy.thresholds.clone();
+    // The same user rules as the audit, in order. A rule the query cannot
+    // express is refused by `generate`, never silently left out.
+    if let Some(c) = &cfg {
+        for r in &c.rules.rules {
+            if r.profile
+                .as_deref()
+                .is_some_and(|p| !p.eq_ignore_ascii_case(&a.profile))
+            {
+                continue;
+            }
+            let Some(column) = &r.column else {
+                return err(format!(
+                    "{}: rule `{}` matches the classification texts, not one column; give it `column = \"...\"` to use it in SQL; no query written",
+                    c.path.display(),
+                    r.id
+                ));
+            };
+            let kind = match &r.matcher {
+                Matcher::Contains(s) => MatchKind::Substring(s.clone()),
+                Matcher::Any(v) => MatchKind::Keywords(v.clone()),
+                Matcher::Regex(re) => {
+                    MatchKind::Regex(re.as_str().trim_start_matches("(?i)").to_string())
+                }
+            };
+            opts.user_rules.push(UserRule {
+                label: r.id.to_string(),
+                column: column.clone(),
+                kind,
+                category: r.category,
+                paths: r.paths.iter().map(|g| g.as_str().to_string()).collect(),
+            });
+        }
+    }
+    if let Some(path) = &a.header_from {
+        match read_header(path) {
+            Ok(h) => opts.header = Some(h),
+            Err(e) => return err(e.to_string()),
+        }
+    }
+    match generate(&opts) {
+        Ok(g) => {
+            let mut out = Out { broken: false };
+            out.write(&g.sql);
+            EXIT_OK
+        }
+        Err(e) => err(e.to_string()),
     }
 }
 
@@ -710,12 +887,7 @@ fn base_options(c: &CommonArgs, cfg: Option<&Config>) -> Result<Options, u8> {
     Ok(Options {
         profiles,
         forced_profile,
-        cost: match c.cost {
-            CostArg::Billed => CostBasis::Billed,
-            CostArg::Effective => CostBasis::Effective,
-            CostArg::List => CostBasis::List,
-            CostArg::Contracted => CostBasis::Contracted,
-        },
+        cost: cost_basis(c.cost),
         merge: !c.no_merge,
         encoding: c.encoding,
         columns: c.columns.clone(),

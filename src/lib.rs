@@ -24,6 +24,7 @@ pub mod normalise;
 pub mod pipeline;
 pub mod report;
 pub mod reprice;
+pub mod sql;
 
 pub use audit::{Bill, Policy, Thresholds};
 pub use error::{Error, Result};

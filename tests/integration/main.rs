@@ -16,4 +16,5 @@ mod real_data;
 mod real_files;
 mod reprice;
 mod scale;
+mod sql;
 mod text_invoices;

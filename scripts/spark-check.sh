@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs `billaudit sql --dialect spark` under PySpark in local mode on every
+# real FOCUS, CUR, Azure and OCI export (tests/sql/real_files.txt) and the SQL
+# fixtures, and compares each result with `billaudit audit` exactly
+# (tests/sql/run_sql.py). Installs pyspark from PyPI when it is missing; exit 3
+# when it cannot (no network) or Java is missing, which .ci/run reports as
+# skipped. About 2 minutes on 2 cores, most of it JVM start and Spark planning.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v java >/dev/null; then
+    echo "spark check: java is missing" >&2
+    exit 3
+fi
+if ! python3 -c "import pyspark" 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check pyspark || exit 3
+fi
+real="${BILLAUDIT_REAL_DATA:-../shared/data/real}"
+files=()
+while IFS= read -r line; do
+    case "$line" in ''|'#'*) continue ;; esac
+    files+=("$real/$line")
+done < tests/sql/real_files.txt
+files+=(
+    tests/sql/fixtures/focus-hidden-at-5pct.csv:focus
+    tests/sql/fixtures/focus-x-columns-scheduling.csv:focus
+    fixtures/cloud/aws-cur2-2024-11.csv:aws-cur2
+)
+cargo build --quiet --bin billaudit
+python3 tests/sql/run_sql.py --engine spark --billaudit target/debug/billaudit "${files[@]}" 2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
