@@ -5,8 +5,8 @@
 //! native audit runs on: the profile's columns, tiers and markers
 //! ([`crate::normalise::profiles::SPECS`]), the built-in rules
 //! ([`crate::classify::rules::BUILTIN`]) and the [`Thresholds`]. User rules
-//! (issue 5, `billaudit.toml`) come in as [`UserRule`]s, tried after the
-//! profile's markers and before the built-in rules.
+//! (`billaudit.toml`) come in as [`UserRule`]s, tried first, as in the
+//! audit: before the profile's markers and the built-in rules.
 //!
 //! What cannot be said the same way in a dialect is refused with a
 //! [`SqlError`], never written as a different query.
@@ -642,16 +642,6 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
 
     // The CASE that classifies a row.
     let mut whens: Vec<String> = Vec::new();
-    for (col, values, category, id) in spec.markers {
-        let Some(c) = cols.first(&[col]) else {
-            continue;
-        };
-        whens.push(format!(
-            "WHEN {} THEN {}  -- profile:{id}",
-            marker_cond(d, &c, values, spec.name, id)?,
-            cat_lit(d, *category)
-        ));
-    }
     for r in &opts.user_rules {
         if !r.paths.is_empty() {
             return Err(SqlError::Inexpressible {
@@ -691,6 +681,17 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
             "WHEN {cond} THEN {}  -- user:{}",
             cat_lit(d, r.category),
             r.label.replace('\n', " ")
+        ));
+    }
+    // User rules come first, as in the audit; then the profile's markers.
+    for (col, values, category, id) in spec.markers {
+        let Some(c) = cols.first(&[col]) else {
+            continue;
+        };
+        whens.push(format!(
+            "WHEN {} THEN {}  -- profile:{id}",
+            marker_cond(d, &c, values, spec.name, id)?,
+            cat_lit(d, *category)
         ));
     }
     for (ti, tier) in tier_aliases.iter().enumerate() {
@@ -887,7 +888,7 @@ mod tests {
     }
 
     #[test]
-    fn user_rules_come_after_markers_and_before_builtin_rules() {
+    fn user_rules_come_before_markers_and_builtin_rules() {
         let g = with_rules(
             Dialect::DuckDb,
             vec![rule(
@@ -897,7 +898,7 @@ mod tests {
         )
         .unwrap();
         let user = g.sql.find("-- user:gpu-fees").unwrap();
-        assert!(g.sql.find("-- profile:focus-charge-category").unwrap() < user);
+        assert!(user < g.sql.find("-- profile:focus-charge-category").unwrap());
         assert!(user < g.sql.find("-- builtin:tax (tier 0)").unwrap());
         // Folded and lowercased like the built-in patterns.
         assert!(g.sql.contains("strpos(t0, 'platform') > 0"));
