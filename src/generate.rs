@@ -247,13 +247,15 @@ pub fn focus(rows: u64, seed: u64, w: &mut impl Write) -> std::io::Result<Expect
             qty
         };
         let list_cost = (qty * price).round_dp(10);
-        // One row in 250 is billed off-list: the arithmetic check counts them.
+        // One row in 250 states a list cost that is not quantity x price: the
+        // arithmetic check must count exactly these.
         let off = rng.below(250) == 0;
         if off {
             mismatches += 1;
         }
+        // Off by a whole unit: well beyond any rounding of the factors.
         let list_written = if off {
-            list_cost + Decimal::new(1, 2)
+            list_cost + Decimal::ONE
         } else {
             list_cost
         };

@@ -59,10 +59,17 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
                 .unwrap_or(Decimal::MAX)
         }
     };
-    let tolerance = half_unit(against)
+    // Exports pad amounts with zeros past the places they compute at (AWS:
+    // `0.00000000280` is 0.0000000028475 rounded at 10 places): compare at no
+    // finer than 10 decimal places.
+    let mut written = against;
+    if written.scale() > MAX_COMPARED_PLACES {
+        written.rescale(MAX_COMPARED_PLACES);
+    }
+    let tolerance = half_unit(written)
         .saturating_add(slack(q, p))
         .saturating_add(slack(p, q));
-    if diff > tolerance {
+    if diff > tolerance && !block_unit(product, against) {
         sink.emit(
             &INFO,
             Some(item.line),
@@ -71,5 +78,51 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
                 product, diff, item.description
             ),
         );
+    }
+}
+
+/// `true` when `product` and `against` differ by exactly a power of ten
+/// (10 to 10^9): a price per block of units (`10K`, `1M`) multiplied by a
+/// quantity in single units, as some FOCUS exports write them. A unit
+/// convention, not a billing error.
+const MAX_COMPARED_PLACES: u32 = 10;
+
+fn block_unit(product: Decimal, against: Decimal) -> bool {
+    if product.is_zero() || against.is_zero() {
+        return false;
+    }
+    let (big, small) = if product.abs() > against.abs() {
+        (product, against)
+    } else {
+        (against, product)
+    };
+    let mut scaled = small;
+    for _ in 0..9 {
+        scaled = match scaled.checked_mul(Decimal::TEN) {
+            Some(s) => s,
+            None => return false,
+        };
+        if scaled == big {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn block_prices_are_a_unit_convention() {
+        assert!(block_unit(d("0.0000015"), d("0.015")));
+        assert!(block_unit(d("150"), d("0.15")));
+        assert!(!block_unit(d("0.0000015"), d("0.0000016")));
+        assert!(!block_unit(d("0"), d("0")));
+        assert!(!block_unit(d("2"), d("0.3")));
     }
 }

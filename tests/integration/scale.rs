@@ -40,6 +40,20 @@ fn check(rows: u64, parallel: Parallelism) {
         let want = expected.totals.get(cat).copied().unwrap_or_default();
         assert_eq!(got.parse::<rust_decimal::Decimal>().unwrap(), want, "{cat}");
     }
+    // Every row the generator stated off-list, and no other, is a
+    // line-arithmetic finding (listed up to the cap, then counted).
+    let listed = b
+        .findings
+        .iter()
+        .filter(|f| f.code == "line-arithmetic" && f.line.is_some())
+        .count() as u64;
+    let more: u64 = b
+        .findings
+        .iter()
+        .filter(|f| f.code == "line-arithmetic" && f.line.is_none())
+        .filter_map(|f| f.message.split_whitespace().next()?.parse::<u64>().ok())
+        .sum();
+    assert_eq!(listed + more, expected.arithmetic_mismatches);
 }
 
 #[test]

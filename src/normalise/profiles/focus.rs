@@ -38,9 +38,10 @@ pub const FOCUS: Spec = Spec {
         (Role::Amount, &["BilledCost"]),
         (Role::Quantity, &["PricingQuantity"]),
         (Role::Unit, &["PricingUnit"]),
-        // No unit price: `ListUnitPrice` is per pricing unit, whose block size
-        // (`10K`, `1M`) the quantity does not always share, and exports round
-        // `ListCost` at 10 places; the line-arithmetic check would only add noise.
+        // `ListUnitPrice` is per pricing unit; where a provider's unit is a
+        // block (`10K`, `1M`) the product is off by exactly a power of ten,
+        // which line-arithmetic recognises and does not report.
+        (Role::UnitPrice, &["ListUnitPrice"]),
         (Role::ListAmount, &["ListCost"]),
         (Role::Currency, &["BillingCurrency"]),
         (Role::Start, &["ChargePeriodStart"]),
