@@ -750,7 +750,7 @@ struct Chunk {
 /// Reads one large plain file on several threads. Each range is parsed,
 /// normalised and classified by a worker; this thread adds the rows to the
 /// bills strictly in file order, so every check sees exactly the sequence a
-/// single thread would. At most `workers + 2` ranges are in memory at once.
+/// single thread would. At most `workers + 1` ranges are in memory at once.
 struct Parallel<'a> {
     file: &'a std::path::Path,
     path: &'a str,
@@ -774,8 +774,8 @@ impl Parallel<'_> {
         let workers = self.workers.min(n).max(1);
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
-        let (token_tx, token_rx) = mpsc::sync_channel::<()>(workers + 2);
-        for _ in 0..workers + 2 {
+        let (token_tx, token_rx) = mpsc::sync_channel::<()>(workers + 1);
+        for _ in 0..workers + 1 {
             let _ = token_tx.send(());
         }
         let token_rx = Mutex::new(token_rx);

@@ -12,7 +12,7 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 /// Ranges smaller than this are not worth a thread.
-pub const CHUNK_BYTES: u64 = 4 * 1024 * 1024;
+pub const CHUNK_BYTES: u64 = 1024 * 1024;
 
 /// Start offsets of the ranges of `[start, len)`: `start` itself, then one
 /// just after a line feed near every multiple of `chunk` bytes.
