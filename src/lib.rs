@@ -25,4 +25,4 @@ pub mod report;
 pub use audit::{Bill, Policy, Thresholds};
 pub use error::{Error, Result};
 pub use model::{Category, Finding, LineItem, Severity};
-pub use pipeline::{InputKind, Options, Report, audit_paths, audit_source};
+pub use pipeline::{InputKind, Options, Report, audit_bytes, audit_paths, audit_source};

@@ -55,6 +55,9 @@ pub struct Options {
     pub fail_fast: bool,
     /// Told how many bytes and rows have been read, for a progress bar.
     pub progress: Option<ProgressHook>,
+    /// Stop an input once this many bytes of content (decompressed) have
+    /// been read (`--max-input-bytes`); `None` reads everything.
+    pub max_input_bytes: Option<u64>,
 }
 
 /// Receives `(bytes, rows)` increments while inputs are read.
@@ -95,6 +98,7 @@ impl Default for Options {
             classifier: Classifier::default(),
             fail_fast: false,
             progress: None,
+            max_input_bytes: None,
         }
     }
 }
@@ -266,20 +270,53 @@ fn audit_source_all(source: &Source, opts: &Options) -> (Vec<Bill>, Vec<Error>) 
     if ingest::is_zip(source) {
         let mut bills = Vec::new();
         let errors = archive::for_each_entry(source, |display, entry| {
-            let opened = ingest::open_reader(display, Box::new(entry), opts.encoding)?;
+            let opened = ingest::open_reader_limited(
+                display,
+                Box::new(entry),
+                opts.encoding,
+                opts.max_input_bytes,
+            )?;
             bills.extend(audit_opened(display, opened, opts)?);
             Ok(())
         });
         return (bills, errors);
     }
     let one = || -> Result<Vec<Bill>> {
-        let opened = ingest::open(source, opts.encoding)?;
+        let opened = ingest::open_limited(source, opts.encoding, opts.max_input_bytes)?;
         audit_opened(&source.display, opened, opts)
     };
     match one() {
         Ok(b) => (b, Vec::new()),
         Err(e) => (Vec::new(), vec![e]),
     }
+}
+
+/// Audits an input held in memory, named `name` in findings and errors: the
+/// same path as a file on disk, ZIP archives and gzip included. For
+/// embedding, tests and the fuzz targets (`fuzz/`).
+pub fn audit_bytes(name: &str, bytes: &[u8], opts: &Options) -> Result<Vec<Bill>> {
+    if bytes.starts_with(b"PK\x03\x04") {
+        let mut bills = Vec::new();
+        let mut errors =
+            archive::entries(name, std::io::Cursor::new(bytes), &mut |display, entry| {
+                let opened = ingest::open_reader_limited(
+                    display,
+                    Box::new(entry),
+                    opts.encoding,
+                    opts.max_input_bytes,
+                )?;
+                bills.extend(audit_opened(display, opened, opts)?);
+                Ok(())
+            });
+        return if errors.is_empty() {
+            Ok(bills)
+        } else {
+            Err(errors.remove(0))
+        };
+    }
+    let opened =
+        ingest::open_reader_limited(name, Box::new(bytes), opts.encoding, opts.max_input_bytes)?;
+    audit_opened(name, opened, opts)
 }
 
 /// Audits one opened input, as a CSV export or, when its first rows hold no
@@ -293,6 +330,17 @@ fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec
     };
     if as_text {
         let prefix_looks_csv = looks_like_csv(&opened.prefix_text, delimiter);
+        if let Some(line) = unclosed_quote(&opened.prefix_text, delimiter) {
+            if opts.input == InputKind::Auto {
+                return Err(Error::at_line(
+                    display,
+                    line,
+                    format!(
+                        "a quoted field opens here and is never closed (it runs on for {UNCLOSED_QUOTE_LINES} lines or to the end of the file), so no header row can be read; close the quote (`\"`) or remove it"
+                    ),
+                ));
+            }
+        }
         let content = read_all(display, opened.reader)?;
         let invoice = text::parse(&content);
         if invoice.items().next().is_none() && opts.input == InputKind::Auto && prefix_looks_csv {
@@ -314,7 +362,7 @@ pub fn audit_parts(parts: &[Source], opts: &Options) -> (Vec<Bill>, Vec<Error>) 
     let display = merged_name(&names);
     let mut run = Run::new(&display, opts);
     for part in parts {
-        let opened = match ingest::open(part, opts.encoding) {
+        let opened = match ingest::open_limited(part, opts.encoding, opts.max_input_bytes) {
             Ok(o) => o,
             Err(e) => {
                 errors.push(e);
@@ -641,12 +689,26 @@ fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
     false
 }
 
-fn read_all(path: &str, mut reader: Box<dyn Read + '_>) -> Result<String> {
+/// The largest text invoice read into memory. A text invoice is pages, not
+/// gigabytes: anything larger is a CSV export whose header was not found (or
+/// a decompression bomb), and is refused instead of filling memory.
+pub const MAX_TEXT_INVOICE_BYTES: u64 = 4 * 1024 * 1024;
+
+fn read_all(path: &str, reader: Box<dyn Read + '_>) -> Result<String> {
     let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).map_err(|e| Error::Io {
-        path: path.to_string(),
-        source: e,
-    })?;
+    reader
+        .take(MAX_TEXT_INVOICE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(path, e))?;
+    if bytes.len() as u64 > MAX_TEXT_INVOICE_BYTES {
+        return Err(Error::input(
+            path,
+            format!(
+                "no CSV header was found, and the content is too large ({} MiB or more) to be a text invoice; if it is a CSV export, map its columns with --columns or name its profile with --profile",
+                MAX_TEXT_INVOICE_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
     // Invalid bytes show up in `unparsed-line` findings instead of failing the file.
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
@@ -713,6 +775,39 @@ fn shorten(s: &str) -> String {
     }
 }
 
+/// A quoted field that runs this many lines is an unclosed quote, not a
+/// multi-line cell.
+const UNCLOSED_QUOTE_LINES: u64 = 200;
+
+/// The line where a quoted field opens and never closes within the prefix
+/// (the reader would swallow the rest of the file into one cell).
+fn unclosed_quote(prefix: &str, delimiter: u8) -> Option<u64> {
+    let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+    let mut rec = ByteRecord::new();
+    let total_lines = prefix.lines().count() as u64;
+    let mut start = 1;
+    for _ in 0..HEADER_SEARCH_ROWS {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => start = rec.position().map_or(start, |p| p.line()),
+            Ok(false) | Err(_) => return None,
+        }
+        let end = rdr.position().line();
+        let spans = end.saturating_sub(start);
+        if !rec.iter().any(|f| f.contains(&b'\n')) {
+            continue;
+        }
+        // Long, or (in a small file read whole) running to the end with an
+        // odd number of quotes: a multi-line cell always closes.
+        let at_end = rdr.is_done() || end >= total_lines;
+        let small_whole = prefix.len() < ingest::PREFIX_LEN / 2;
+        let odd = prefix.bytes().filter(|b| *b == b'"').count() % 2 == 1;
+        if spans >= UNCLOSED_QUOTE_LINES || (small_whole && at_end && odd && spans >= 2) {
+            return Some(start);
+        }
+    }
+    None
+}
+
 /// True when most of the first lines split into the same number (>= 2) of fields.
 fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
     let lines: Vec<&str> = prefix
@@ -739,10 +834,30 @@ fn amount_aliases(profiles: &[Profile]) -> String {
         .join(", ")
 }
 
+/// A read error; going past `--max-input-bytes` is an input error, not I/O.
+fn io_error(path: &str, e: std::io::Error) -> Error {
+    if let Some(t) = too_large(&e) {
+        return Error::input(path, t.to_string());
+    }
+    Error::Io {
+        path: path.to_string(),
+        source: e,
+    }
+}
+
+fn too_large(e: &std::io::Error) -> Option<ingest::InputTooLarge> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<ingest::InputTooLarge>())
+        .copied()
+}
+
 fn csv_error(path: &str, e: &::csv::Error) -> Error {
     let line = e.position().map(|p| p.line());
     let message = match e.kind() {
-        ::csv::ErrorKind::Io(io) => format!("read error: {io}"),
+        ::csv::ErrorKind::Io(io) => match too_large(io) {
+            Some(t) => t.to_string(),
+            None => format!("read error: {io}"),
+        },
         ::csv::ErrorKind::Utf8 { err, .. } => format!("invalid UTF-8 in field {}", err.field() + 1),
         _ => format!("malformed CSV: {e}"),
     };
@@ -837,6 +952,13 @@ impl<'p> Bills<'p> {
                 message: "amounts add up beyond the range of an exact decimal (28 digits)".into(),
                 snippet: None,
             })));
+        }
+        if self.list.iter().any(|b| !b.totals.sums_fit()) {
+            // Each category fits, but together they do not: never a saturated total.
+            return Err(Error::input(
+                path,
+                "the category totals add up beyond the range of an exact decimal (28 digits)",
+            ));
         }
         if self.list.len() > 1 {
             let names: Vec<String> = self

@@ -147,6 +147,12 @@ fn walk(
         match std::fs::metadata(&p) {
             Ok(m) if m.is_dir() => walk(&p, found, seen, errors),
             Ok(m) if m.is_file() && is_bill_file(&p) => found.push(p),
+            // A FIFO, socket or device named like a bill: reading it could
+            // block forever, so a walk reports it instead of opening it.
+            Ok(_) if is_bill_file(&p) => errors.push(Err(Error::input(
+                &p.display().to_string(),
+                "not a regular file (a FIFO, socket or device), so a directory walk does not read it; pass it by name to read from it",
+            ))),
             Ok(_) => {}
             Err(e) if is_bill_file(&p) => errors.push(Err(Error::io(&p, e))),
             Err(_) => {}
@@ -171,11 +177,48 @@ const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 /// (`.csv.gz`, multi-member too) is decompressed on the fly. ZIP archives
 /// are read by [`archive`], not here.
 pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'static>> {
+    open_limited(source, forced, None)
+}
+
+/// Like [`open`], and stops with an error once more than `limit` bytes of
+/// content (after gzip decompression) have been read (`--max-input-bytes`).
+pub fn open_limited(
+    source: &Source,
+    forced: Option<TextEncoding>,
+    limit: Option<u64>,
+) -> Result<Opened<'static>> {
     let raw: Box<dyn Read> = match &source.origin {
         Origin::File(p) => Box::new(File::open(p).map_err(|e| Error::io(p, e))?),
         Origin::Stdin => Box::new(io::stdin()),
     };
-    open_reader(&source.display, raw, forced)
+    open_reader_limited(&source.display, raw, forced, limit)
+}
+
+/// Raised (inside an `io::Error`) when content goes past `--max-input-bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "stopped after {limit} bytes of content: the input is larger than --max-input-bytes allows (a compressed file counts its decompressed size)"
+)]
+pub struct InputTooLarge {
+    pub limit: u64,
+}
+
+/// Counts content bytes and fails the read that goes past the limit.
+struct Limited<R> {
+    inner: R,
+    read: u64,
+    limit: u64,
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read = self.read.saturating_add(n as u64);
+        if self.read > self.limit {
+            return Err(io::Error::other(InputTooLarge { limit: self.limit }));
+        }
+        Ok(n)
+    }
 }
 
 fn read_prefix<'a>(
@@ -199,12 +242,32 @@ pub fn open_reader<'a>(
     raw: Box<dyn Read + 'a>,
     forced: Option<TextEncoding>,
 ) -> Result<Opened<'a>> {
+    open_reader_limited(display, raw, forced, None)
+}
+
+/// Like [`open_reader`], with the content limit of [`open_limited`].
+pub fn open_reader_limited<'a>(
+    display: &str,
+    raw: Box<dyn Read + 'a>,
+    forced: Option<TextEncoding>,
+    limit: Option<u64>,
+) -> Result<Opened<'a>> {
     let (mut prefix, mut raw) = read_prefix(display, raw)?;
     if prefix.starts_with(GZIP_MAGIC) {
         // AWS CUR ships `.csv.gz`; concatenated members are one stream.
         let whole: Box<dyn Read + 'a> = Box::new(Cursor::new(prefix).chain(raw));
         let gz: Box<dyn Read + 'a> = Box::new(flate2::read::MultiGzDecoder::new(whole));
         (prefix, raw) = read_prefix(display, gz)?;
+    }
+    if let Some(limit) = limit {
+        if prefix.len() as u64 > limit {
+            return Err(Error::input(display, InputTooLarge { limit }.to_string()));
+        }
+        raw = Box::new(Limited {
+            inner: raw,
+            read: prefix.len() as u64,
+            limit,
+        });
     }
     if prefix.is_empty() {
         return Err(Error::input(display, "the file is empty"));
@@ -214,6 +277,9 @@ pub fn open_reader<'a>(
         None => match decode::sniff(&prefix) {
             Sniffed::Text(e) => e,
             Sniffed::Binary(what) => {
+                if let Some(e) = stray_nul(display, &prefix) {
+                    return Err(e);
+                }
                 return Err(Error::input(
                     display,
                     format!("this is {what}, not a bill (CSV export or text invoice)"),
@@ -228,6 +294,34 @@ pub fn open_reader<'a>(
         prefix_text,
         reader: decode::utf8_reader(whole, encoding),
     })
+}
+
+/// Text with a few NUL bytes in it (a damaged or hand-edited export) is
+/// named by the line of the first NUL, not called binary.
+fn stray_nul(display: &str, prefix: &[u8]) -> Option<Error> {
+    let nuls = prefix.iter().filter(|b| **b == 0).count();
+    let at = prefix.iter().position(|b| *b == 0)?;
+    let before = &prefix[..at];
+    let clean = before
+        .iter()
+        .all(|b| *b >= 0x20 || matches!(*b, b'\t' | b'\n' | b'\r'));
+    if nuls * 20 > prefix.len() || !clean || std::str::from_utf8(before).is_err() {
+        return None;
+    }
+    let line = 1 + prefix[..at].iter().filter(|b| **b == b'\n').count() as u64;
+    let column = 1 + at
+        - prefix[..at]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
+    Some(Error::at_line(
+        display,
+        line,
+        format!(
+            "a NUL byte at column {column} (byte {}): this text is damaged or not a CSV export; remove the NUL bytes, or pass --encoding if it is UTF-16",
+            at + 1
+        ),
+    ))
 }
 
 /// Whether a source is a ZIP archive (by its first bytes).

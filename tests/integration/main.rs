@@ -7,6 +7,7 @@ mod cloud_fixtures;
 mod common;
 mod docs;
 mod fixtures_csv;
+mod hostile;
 mod html;
 mod props;
 mod real_data;
