@@ -1,6 +1,7 @@
 //! Every integration test lives in this one test binary (one link, fast CI).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod accounting;
 mod batch;
 mod cli;
 mod cloud_fixtures;
