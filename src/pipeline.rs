@@ -332,13 +332,21 @@ fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec
         let prefix_looks_csv = looks_like_csv(&opened.prefix_text, delimiter);
         if let Some(line) = unclosed_quote(&opened.prefix_text, delimiter) {
             if opts.input == InputKind::Auto {
+                let text = opened
+                    .prefix_text
+                    .lines()
+                    .nth(usize::try_from(line.saturating_sub(1)).unwrap_or(0))
+                    .unwrap_or_default();
+                let col = text.chars().position(|c| c == '"').map_or(1, |i| i + 1);
                 return Err(Error::at_line(
                     display,
                     line,
                     format!(
                         "a quoted field opens here and is never closed (it runs on for {UNCLOSED_QUOTE_LINES} lines or to the end of the file), so no header row can be read; close the quote (`\"`) or remove it"
                     ),
-                ));
+                )
+                .with_column(col as u64)
+                .with_snippet(crate::error::snippet(line, text, col, 1, "this quote is never closed")));
             }
         }
         let content = read_all(display, opened.reader)?;
@@ -442,6 +450,7 @@ struct RunState<'o> {
     profile: &'o Profile,
     map: ColumnMap,
     header: Vec<String>,
+    delimiter: u8,
     bills: Bills<'o>,
 }
 
@@ -518,7 +527,14 @@ impl<'o> Run<'o> {
                 let line = rec.position().map_or(1, |p| p.line());
                 let map = match map {
                     Ok(m) => m,
-                    Err(missing) => return Err(missing_columns(path, line, &missing).into()),
+                    Err(missing) => {
+                        let label = "the header row that was recognised";
+                        let (col, snip) = header_snippet(line, &cells, delimiter, None, label);
+                        let e = missing_columns(path, line, &missing)
+                            .with_column(col)
+                            .with_snippet(snip);
+                        return Err(e.into());
+                    }
                 };
                 let bills = Bills::new(
                     &self.display,
@@ -530,6 +546,7 @@ impl<'o> Run<'o> {
                     profile: p,
                     map,
                     header: cells,
+                    delimiter,
                     bills,
                 });
                 found = Some(line);
@@ -600,6 +617,13 @@ impl<'o> Run<'o> {
             return Err(Error::input(&self.display, "no header row found"));
         };
         if self.rows == 0 {
+            let (col, snip) = header_snippet(
+                self.header_line,
+                &state.header,
+                state.delimiter,
+                state.map.get(profile::Role::Amount),
+                "the amount column; no data row follows",
+            );
             return Err(Error::at_line(
                 &self.last_path,
                 self.header_line,
@@ -608,10 +632,41 @@ impl<'o> Run<'o> {
                     state.profile.name,
                     state.map.describe()
                 ),
-            ));
+            )
+            .with_column(col)
+            .with_snippet(snip));
         }
         state.bills.finish(&self.display)
     }
+}
+
+/// The header row as a snippet, with a caret under cell `at` (or the whole
+/// row), and the 1-based character column of that cell.
+fn header_snippet(
+    line: u64,
+    cells: &[String],
+    delimiter: u8,
+    at: Option<usize>,
+    label: &str,
+) -> (u64, String) {
+    let sep = char::from(delimiter).to_string();
+    let text = cells.join(&sep);
+    let (col, width) = match at {
+        Some(i) => (
+            cells
+                .iter()
+                .take(i)
+                .map(|c| c.chars().count() + 1)
+                .sum::<usize>()
+                + 1,
+            cells.get(i).map_or(1, |c| c.chars().count()),
+        ),
+        None => (1, text.chars().count()),
+    };
+    (
+        col as u64,
+        crate::error::snippet(line, &text, col, width, label),
+    )
 }
 
 /// A header recognised as a profile's, without a column it cannot do without.
@@ -948,6 +1003,7 @@ impl<'p> Bills<'p> {
             return Err(Error::Input(Box::new(InputError {
                 path: path.to_string(),
                 line: Some(line),
+                column: None,
                 field: None,
                 message: "amounts add up beyond the range of an exact decimal (28 digits)".into(),
                 snippet: None,

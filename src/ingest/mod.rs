@@ -301,27 +301,46 @@ pub fn open_reader_limited<'a>(
 fn stray_nul(display: &str, prefix: &[u8]) -> Option<Error> {
     let nuls = prefix.iter().filter(|b| **b == 0).count();
     let at = prefix.iter().position(|b| *b == 0)?;
-    let before = &prefix[..at];
-    let clean = before
+    // Text apart from its NULs: no other control bytes, valid UTF-8 (a
+    // character cut by the end of the prefix is fine).
+    let rest: Vec<u8> = prefix.iter().copied().filter(|b| *b != 0).collect();
+    let clean = rest
         .iter()
         .all(|b| *b >= 0x20 || matches!(*b, b'\t' | b'\n' | b'\r'));
-    if nuls * 20 > prefix.len() || !clean || std::str::from_utf8(before).is_err() {
+    let utf8 = match std::str::from_utf8(&rest) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    if nuls * 20 > prefix.len() || !clean || !utf8 {
         return None;
     }
     let line = 1 + prefix[..at].iter().filter(|b| **b == b'\n').count() as u64;
-    let column = 1 + at
-        - prefix[..at]
-            .iter()
-            .rposition(|b| *b == b'\n')
-            .map_or(0, |i| i + 1);
-    Some(Error::at_line(
-        display,
-        line,
-        format!(
-            "a NUL byte at column {column} (byte {}): this text is damaged or not a CSV export; remove the NUL bytes, or pass --encoding if it is UTF-16",
-            at + 1
-        ),
-    ))
+    let line_start = prefix[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line_end = prefix[at..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(prefix.len(), |i| at + i);
+    let text = String::from_utf8_lossy(&prefix[line_start..line_end]);
+    // Characters, not bytes, before the NUL: the caret lines up under CJK text.
+    let char_col = String::from_utf8_lossy(&prefix[line_start..at])
+        .chars()
+        .count()
+        + 1;
+    Some(
+        Error::at_line(
+            display,
+            line,
+            format!(
+                "a NUL byte (byte {} of the file): this text is damaged or not a CSV export; remove the NUL bytes, or pass --encoding if it is UTF-16",
+                at + 1
+            ),
+        )
+        .with_column(char_col as u64)
+        .with_snippet(crate::error::snippet(line, &text, char_col, 1, "NUL byte")),
+    )
 }
 
 /// Whether a source is a ZIP archive (by its first bytes).

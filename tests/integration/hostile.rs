@@ -120,7 +120,7 @@ fn header_only() {
         &write(d.path(), "h.csv", b"Description,Amount,Currency\n"),
         &[],
     );
-    assert_input_error(&o, "h.csv:1: the file has a header but no data rows");
+    assert_input_error(&o, "h.csv:1:13: the file has a header but no data rows");
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn nul_bytes_inside_a_csv_name_the_line() {
         ),
         &[],
     );
-    assert_input_error(&o, "nul.csv:3: a NUL byte at column 5");
+    assert_input_error(&o, "nul.csv:3:5: a NUL byte");
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn an_unterminated_quote_at_the_start_of_a_large_file() {
     let o = audit(&p, &[]);
     assert_input_error(
         &o,
-        "unterminated.csv:1: a quoted field opens here and is never closed",
+        "unterminated.csv:1:1: a quoted field opens here and is never closed",
     );
     // Decided from the first 64 KiB: nothing else is read.
     assert!(o.secs < 10.0, "{} s", o.secs);
@@ -310,7 +310,10 @@ fn an_unterminated_quote_in_a_small_file() {
         &write(d.path(), "q.csv", b"\"Description,Amount\nGPU,1\nDisk,2\n"),
         &[],
     );
-    assert_input_error(&o, "q.csv:1: a quoted field opens here and is never closed");
+    assert_input_error(
+        &o,
+        "q.csv:1:1: a quoted field opens here and is never closed",
+    );
 }
 
 #[test]

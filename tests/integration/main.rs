@@ -6,6 +6,7 @@ mod batch;
 mod cli;
 mod cloud_fixtures;
 mod common;
+mod diagnostics;
 mod docs;
 mod fixtures_csv;
 mod hostile;
