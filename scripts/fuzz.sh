@@ -13,8 +13,10 @@ export RUSTC_BOOTSTRAP=1
 TARGETS=(ingest csv_header text_invoice number date)
 REAL="${BILLAUDIT_REAL_DATA:-../shared/data/real}"
 
+# seed [DIR]: fills DIR/<target>/ (default fuzz/corpus) with seeds.
 seed() {
-    for t in "${TARGETS[@]}"; do mkdir -p "fuzz/corpus/$t"; done
+    local dir="${1:-fuzz/corpus}"
+    for t in "${TARGETS[@]}"; do mkdir -p "$dir/$t"; done
     # Whole files: every fixture and real export (never committed: corpus is git-ignored).
     local files=()
     while IFS= read -r -d '' f; do files+=("$f"); done < <(
@@ -22,16 +24,17 @@ seed() {
     local i=0
     for f in "${files[@]}"; do
         i=$((i + 1))
-        cp "$f" "fuzz/corpus/ingest/seed-$i"
+        cp "$f" "$dir/ingest/seed-$i"
         case "$f" in
             *.gz|*.zip) ;;
-            *.txt) cp "$f" "fuzz/corpus/text_invoice/seed-$i" ;;
-            *) head -c 65536 "$f" > "fuzz/corpus/csv_header/seed-$i" ;;
+            *.txt) cp "$f" "$dir/text_invoice/seed-$i" ;;
+            *) head -c 65536 "$f" > "$dir/csv_header/seed-$i" ;;
         esac
     done
     # Cells: the numbers and dates that real files carry, one per seed file.
-    python3 - "${files[@]}" <<'PY'
+    python3 - "$dir" "${files[@]}" <<'PY'
 import csv, io, re, sys, os
+out_dir = sys.argv.pop(1)
 nums, dates = set(), set()
 for f in sys.argv[1:]:
     if f.endswith(('.gz', '.zip')):
@@ -51,17 +54,19 @@ for f in sys.argv[1:]:
                 nums.add(c)
 for name, vals in (('number', nums), ('date', dates)):
     for i, v in enumerate(sorted(vals)[:400]):
-        with open(os.path.join('fuzz/corpus', name, f'seed-{i}'), 'w') as out:
+        with open(os.path.join(out_dir, name, f'seed-{i}'), 'w') as out:
             out.write(v)
 PY
-    for t in "${TARGETS[@]}"; do echo "seeded $t: $(ls "fuzz/corpus/$t" | wc -l) files"; done
+    for t in "${TARGETS[@]}"; do echo "seeded $t: $(ls "$dir/$t" | wc -l) files"; done
 }
 
+# run TARGET SECS [CORPUS]: one target, in this process (no -jobs fork).
 run() {
-    local t="$1" secs="$2"
-    [ -d "fuzz/corpus/$t" ] || seed
-    (cd fuzz && cargo fuzz run -O "$t" "corpus/$t" -- -jobs=1 -workers=1 \
-        -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=262144 -print_final_stats=1)
+    local t="$1" secs="$2" corpus="${3:-corpus}"
+    [ -d "fuzz/$corpus/$t" ] || seed "fuzz/$corpus"
+    mkdir -p "fuzz/artifacts/$t"
+    (cd fuzz && cargo fuzz run -O "$t" "$corpus/$t" -- \
+        -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1)
 }
 
 case "${1:-}" in
@@ -70,10 +75,12 @@ case "${1:-}" in
     smoke)
         secs="${2:-5}"
         (cd fuzz && cargo fuzz build -O)
-        seed >/dev/null
+        # A small fresh corpus (seeds only), so the initial pass stays short.
+        rm -rf fuzz/corpus-smoke
+        seed fuzz/corpus-smoke >/dev/null
         for t in "${TARGETS[@]}"; do
             echo "-- fuzz $t for ${secs}s"
-            run "$t" "$secs" 2>&1 | grep -E '^(stat::|==|SUMMARY|Done)|panicked|ERROR' || true
+            run "$t" "$secs" corpus-smoke 2>&1 | grep -E '^(stat::(number_of_executed_units|peak_rss_mb)|SUMMARY|Done)|panicked|ERROR' || true
             if [ -n "$(ls fuzz/artifacts/"$t" 2>/dev/null)" ]; then
                 echo "fuzz $t: crash artifacts in fuzz/artifacts/$t" >&2
                 exit 1

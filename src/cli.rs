@@ -257,6 +257,12 @@ fn parse_column(pair: &str) -> Result<(Role, String), String> {
 
 /// Runs the command line and returns the exit code.
 pub fn run() -> u8 {
+    // Debug builds only: lets the test suite prove that a panic becomes exit
+    // code 2 with a request to report it (tests/integration/cli.rs).
+    #[cfg(debug_assertions)]
+    if std::env::var_os("BILLAUDIT_TEST_PANIC").is_some() {
+        panic!("BILLAUDIT_TEST_PANIC is set");
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -554,3 +554,21 @@ Support,1.5\n",
         "0.1234567890123456789012345679"
     );
 }
+
+/// The last line of defence: a panic (forced here in a debug build through
+/// `BILLAUDIT_TEST_PANIC`) exits with code 2 and asks for a bug report,
+/// with no Rust backtrace noise on stdout.
+#[test]
+fn a_panic_becomes_exit_code_2_with_a_request_to_report_it() {
+    let o = Command::new(env!("CARGO_BIN_EXE_billaudit"))
+        .args(["audit", "fixtures/csv/clean-bill.csv"])
+        .current_dir(root())
+        .env("BILLAUDIT_TEST_PANIC", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("billaudit: internal error"), "{err}");
+    assert!(err.contains("please report it"), "{err}");
+    assert!(o.stdout.is_empty());
+}
