@@ -575,6 +575,9 @@ impl<'o> Run<'o> {
             path,
         };
         let mut rows = 0u64;
+        // Where the last record started: an unclosed quote swallows the rest
+        // of the file into it, and only the end of the file shows that.
+        let mut last_start = header_line;
         loop {
             match rdr.read_byte_record(&mut rec) {
                 Ok(true) => {}
@@ -588,6 +591,7 @@ impl<'o> Run<'o> {
                 }
             }
             let line = rec.position().map_or(header_line + rows, |p| p.line());
+            last_start = line;
             match norm.row(line, &rec) {
                 RowOutcome::Item(mut item) => {
                     opts.classifier.classify(&mut item);
@@ -607,6 +611,17 @@ impl<'o> Run<'o> {
                     state.bills.primary().stated_total = Some((line, amount));
                 }
             }
+        }
+        let swallowed = rdr.position().line().saturating_sub(last_start);
+        if swallowed >= UNCLOSED_QUOTE_LINES {
+            return Err(Error::at_line(
+                path,
+                last_start,
+                format!(
+                    "the last row starts here and runs on for {swallowed} lines to the end of the file: a quoted field is never closed, so those lines would be one cell; close the quote (`\"`) or remove it"
+                ),
+            )
+            .into());
         }
         self.rows += rows;
         Ok(())

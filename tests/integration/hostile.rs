@@ -572,3 +572,21 @@ fn a_panic_becomes_exit_code_2_with_a_request_to_report_it() {
     assert!(err.contains("please report it"), "{err}");
     assert!(o.stdout.is_empty());
 }
+
+/// A quote opened in the last column of a data row swallows the rest of the
+/// file into one cell while the row's amount still reads: the rows after it
+/// would vanish from the total. That is an error naming the row.
+#[test]
+fn an_unclosed_quote_in_a_data_row_never_drops_the_rows_after_it() {
+    let d = tempfile::tempdir().unwrap();
+    let mut s =
+        String::from("Description,Amount,Note\nGPU instance,1.00,ok\nDisk,2.00,\"unclosed\n");
+    for i in 0..300 {
+        s.push_str(&format!("Egress,{i}.00,x\n"));
+    }
+    let o = audit(&write(d.path(), "swallow.csv", s.as_bytes()), &[]);
+    assert_input_error(
+        &o,
+        "swallow.csv:3: the last row starts here and runs on for 301 lines to the end of the file",
+    );
+}
