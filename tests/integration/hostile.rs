@@ -590,3 +590,40 @@ fn an_unclosed_quote_in_a_data_row_never_drops_the_rows_after_it() {
         "swallow.csv:3: the last row starts here and runs on for 301 lines to the end of the file",
     );
 }
+
+/// Amounts near the Decimal range (7e28 is in range; 28 digits plus an
+/// exponent) used to panic in the checks: `quantity x price - amount`, a
+/// stated total minus the items, `threshold x subtotal`. Found by reading
+/// the checks for unchecked `+ - *` after the fuzz runs; fixed with checked
+/// arithmetic. Each must end in a report, never in `internal error`.
+#[test]
+fn amounts_near_the_decimal_range_never_panic() {
+    let d = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &[&str]); 3] = [
+        (
+            "arith.csv",
+            b"Description,Quantity,Unit Price,Amount\nGPU,7e14,1e14,-7e28\n",
+            &[],
+        ),
+        (
+            "stated.csv",
+            b"Description,Amount\nGPU instance,-7e28\nDisk volume,7e28\nVolume snapshot,7e28\nTotal,-7e28\n",
+            &["--hidden-threshold", "1e20"],
+        ),
+        (
+            "redundancy.csv",
+            b"Description,Amount\nDisk volume,7e28\nVolume snapshot,1e28\nGPU instance,-7e28\n",
+            &["--redundancy-threshold", "1e27"],
+        ),
+    ];
+    for (name, bytes, extra) in cases {
+        let o = audit(&write(d.path(), name, bytes), extra);
+        assert!(!o.stderr.contains("internal error"), "{name}: {}", o.stderr);
+        assert!(
+            o.code == 0 || o.code == 1,
+            "{name}: {} {}",
+            o.code,
+            o.stderr
+        );
+    }
+}
