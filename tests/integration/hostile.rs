@@ -627,3 +627,26 @@ fn amounts_near_the_decimal_range_never_panic() {
         );
     }
 }
+
+/// A baseline report is a file from outside too: a hidden share near the
+/// Decimal range used to overflow `(now - before) x 100`.
+#[test]
+fn a_hostile_baseline_never_panics() {
+    let d = tempfile::tempdir().unwrap();
+    let (mut r, _) = crate::common::audit_json(&["fixtures/csv/gpu-pod-en.csv"]);
+    r.bills[0].hidden_share = Some("-79228162514264337593543950335".into());
+    let base = d.path().join("base.json");
+    std::fs::write(&base, serde_json::to_string(&r).unwrap()).unwrap();
+    let o = run_bounded(
+        &[
+            "audit",
+            "--baseline",
+            &base.display().to_string(),
+            "fixtures/csv/gpu-pod-en.csv",
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(!o.stderr.contains("internal error"), "{}", o.stderr);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stdout.contains("hidden-share-increase"), "{}", o.stdout);
+}
