@@ -349,12 +349,12 @@ fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec
                 .with_snippet(crate::error::snippet(line, text, col, 1, "this quote is never closed")));
             }
         }
-        let content = read_all(display, opened.reader)?;
+        let (content, bad_lines) = read_all(display, opened.reader)?;
         let invoice = text::parse(&content);
         if invoice.items().next().is_none() && opts.input == InputKind::Auto && prefix_looks_csv {
             return Err(no_header(display, HEADER_SEARCH_ROWS, opts));
         }
-        return audit_invoice(display, &invoice, opts);
+        return audit_invoice(display, &invoice, &bad_lines, opts);
     }
     let mut run = Run::new(display, opts);
     run.feed(display, opened)?;
@@ -764,7 +764,10 @@ fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
 /// a decompression bomb), and is refused instead of filling memory.
 pub const MAX_TEXT_INVOICE_BYTES: u64 = 4 * 1024 * 1024;
 
-fn read_all(path: &str, reader: Box<dyn Read + '_>) -> Result<String> {
+/// Reads a text invoice whole. Invalid UTF-8 is replaced for parsing, and
+/// the lines that held it are returned (with the byte in the line) so that
+/// an amount on them is reported, never guessed.
+fn read_all(path: &str, reader: Box<dyn Read + '_>) -> Result<(String, BTreeMap<u64, usize>)> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_TEXT_INVOICE_BYTES + 1)
@@ -779,12 +782,33 @@ fn read_all(path: &str, reader: Box<dyn Read + '_>) -> Result<String> {
             ),
         ));
     }
-    // Invalid bytes show up in `unparsed-line` findings instead of failing the file.
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    let mut bad = BTreeMap::new();
+    let mut rest: &[u8] = &bytes;
+    let mut offset = 0usize;
+    while let Err(e) = std::str::from_utf8(rest) {
+        let at = offset.saturating_add(e.valid_up_to());
+        let before = bytes.get(..at).unwrap_or_default();
+        let line = 1 + before.iter().filter(|b| **b == b'\n').count() as u64;
+        let col = at
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1);
+        bad.entry(line).or_insert(col + 1);
+        let skip = e.valid_up_to().saturating_add(e.error_len().unwrap_or(1));
+        offset = offset.saturating_add(skip);
+        rest = rest.get(skip..).unwrap_or_default();
+    }
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), bad))
 }
 
 /// Audits a text invoice through the same bill builder as a CSV export.
-fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<Vec<Bill>> {
+fn audit_invoice(
+    path: &str,
+    invoice: &text::Invoice,
+    bad_utf8: &BTreeMap<u64, usize>,
+    opts: &Options,
+) -> Result<Vec<Bill>> {
     let item_count = invoice.items().count();
     if item_count == 0 {
         return Err(Error::input(
@@ -798,6 +822,22 @@ fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<
     let header_currency = invoice.currency.is_some();
     let mut bills = Bills::new(path, text::FORMAT, invoice.currency(), &opts.policy);
     for line in &invoice.lines {
+        if let (Some(byte), LineKind::Item(_) | LineKind::Summary(_)) =
+            (bad_utf8.get(&line.line), &line.kind)
+        {
+            // As in a CSV cell: a line with invalid UTF-8 is reported, not guessed.
+            let finding = Finding {
+                code: "unparsable-value".into(),
+                severity: crate::model::Severity::Error,
+                message: format!(
+                    "invalid UTF-8 at byte {byte} of the line; the file was read as UTF-8 (use --encoding to choose another); the line is kept out of the totals"
+                ),
+                path: path.to_string(),
+                line: Some(line.line),
+            };
+            bills.add_skip(SkipReason::Unparsable, Some(finding));
+            continue;
+        }
         match &line.kind {
             LineKind::Item(t) => {
                 let mut item = t.to_line_item(header_currency, invoice);

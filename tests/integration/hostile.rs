@@ -650,3 +650,30 @@ fn a_hostile_baseline_never_panics() {
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert!(o.stdout.contains("hidden-share-increase"), "{}", o.stdout);
 }
+
+/// In a text invoice too, invalid UTF-8 on an item line is reported on its
+/// line, not replaced and summed.
+#[test]
+fn invalid_utf8_in_a_text_invoice_reports_its_line() {
+    let d = tempfile::tempdir().unwrap();
+    let text = b"INVOICE\nCurrency: USD\n\nDescription                 Amount\nGPU instance                12.00\nEgress \xff\xfe traffic            3.00\nSupport plan                5.00\n";
+    let o = audit(&write(d.path(), "inv.txt", text), &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let bill = &v["bills"][0];
+    assert_eq!(bill["line_items"], 2, "{}", o.stderr);
+    assert_eq!(bill["skipped_rows"], 1);
+    assert_eq!(bill["total"], "17.00");
+    let f = bill["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "unparsable-value")
+        .unwrap();
+    assert_eq!(f["line"], 6);
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("invalid UTF-8 at byte 8")
+    );
+}
