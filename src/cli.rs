@@ -326,6 +326,11 @@ struct CommonArgs {
     #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
     scheduling_threshold: Option<rust_decimal::Decimal>,
 
+    /// Stop an input after this much content, counted after decompression
+    /// (`500M`, `2G`, or bytes): a guard against decompression bombs. Exit code 2.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    max_input_bytes: Option<u64>,
+
     /// Force the input encoding instead of detecting it.
     #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
     encoding: Option<TextEncoding>,
@@ -440,6 +445,12 @@ fn parse_column(pair: &str) -> Result<(Role, String), String> {
 
 /// Runs the command line and returns the exit code.
 pub fn run() -> u8 {
+    // Debug builds only: lets the test suite prove that a panic becomes exit
+    // code 2 with a request to report it (tests/integration/cli.rs).
+    #[cfg(debug_assertions)]
+    if std::env::var_os("BILLAUDIT_TEST_PANIC").is_some() {
+        panic!("BILLAUDIT_TEST_PANIC is set");
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -899,8 +910,33 @@ fn base_options(c: &CommonArgs, cfg: Option<&Config>) -> Result<Options, u8> {
         policy: Policy::default(),
         fail_fast: c.fail_fast,
         progress: progress_hook(&c.paths),
+        max_input_bytes: c.max_input_bytes,
         ..Options::default()
     })
+}
+
+/// `1048576`, `64K`, `500M`, `2G` (binary units, an optional `B`/`iB`).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let upper = t.to_ascii_uppercase();
+    let body = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (digits, shift) = match body.chars().last() {
+        Some('K') => (&body[..body.len() - 1], 10),
+        Some('M') => (&body[..body.len() - 1], 20),
+        Some('G') => (&body[..body.len() - 1], 30),
+        Some('T') => (&body[..body.len() - 1], 40),
+        _ => (body, 0),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{t}` is not a size (e.g. 500M, 2G or a number of bytes)"))?;
+    n.checked_mul(1u64 << shift)
+        .filter(|v| *v > 0)
+        .ok_or_else(|| format!("`{t}` is out of range (1 byte to 16 EiB)"))
 }
 
 /// Inputs above this size get a progress bar (when stderr is a terminal).

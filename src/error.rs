@@ -25,6 +25,8 @@ pub enum Error {
 pub struct InputError {
     pub path: String,
     pub line: Option<u64>,
+    /// 1-based character column on that line, when known.
+    pub column: Option<u64>,
     /// Column name (or invoice field) the error is about.
     pub field: Option<String>,
     pub message: String,
@@ -37,6 +39,9 @@ impl fmt::Display for InputError {
         write!(f, "{}", self.path)?;
         if let Some(l) = self.line {
             write!(f, ":{l}")?;
+            if let Some(c) = self.column {
+                write!(f, ":{c}")?;
+            }
         }
         write!(f, ": ")?;
         if let Some(field) = &self.field {
@@ -76,6 +81,7 @@ impl Error {
         Error::Input(Box::new(InputError {
             path: path.to_string(),
             line: None,
+            column: None,
             field: None,
             message: message.into(),
             snippet: None,
@@ -86,6 +92,7 @@ impl Error {
         Error::Input(Box::new(InputError {
             path: path.to_string(),
             line: Some(line),
+            column: None,
             field: None,
             message: message.into(),
             snippet: None,
@@ -107,6 +114,14 @@ impl Error {
         self
     }
 
+    /// Adds the 1-based character column to an input error.
+    pub fn with_column(mut self, column: u64) -> Self {
+        if let Error::Input(e) = &mut self {
+            e.column = Some(column);
+        }
+        self
+    }
+
     pub fn with_snippet(mut self, snippet: String) -> Self {
         if let Error::Input(e) = &mut self {
             e.snippet = Some(snippet);
@@ -116,3 +131,77 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Widest part of a source line shown in a snippet, in characters.
+const SNIPPET_CHARS: usize = 100;
+
+/// Renders a source line with a caret under `width` characters from the
+/// 1-based character `column`, rustc-style:
+///
+/// ```text
+///   |
+/// 3 | GPU,1.00,Disk\0
+///   |              ^ a NUL byte
+/// ```
+///
+/// Long lines are cut around the column; control characters show as `�`
+/// so the caret stays aligned. Works on characters, never byte offsets.
+pub fn snippet(line: u64, text: &str, column: usize, width: usize, label: &str) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let chars: Vec<char> = text
+        .trim_end_matches(['\r', '\n'])
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    let col = column.saturating_sub(1).min(chars.len());
+    let start = col.saturating_sub(SNIPPET_CHARS / 2);
+    let end = chars.len().min(start.saturating_add(SNIPPET_CHARS));
+    let shown: Vec<char> = chars.get(start..end).unwrap_or_default().to_vec();
+    let cw = |c: &char| c.width().unwrap_or(1);
+    let pad: usize = shown.iter().take(col - start).map(cw).sum();
+    let marks: usize = shown
+        .iter()
+        .skip(col - start)
+        .take(width.max(1))
+        .map(cw)
+        .sum::<usize>()
+        .max(1);
+    let num = line.to_string();
+    let gutter = " ".repeat(num.len());
+    let mut body: String = shown.into_iter().collect();
+    if start > 0 {
+        body.insert_str(0, "...");
+    }
+    if end < chars.len() {
+        body.push_str("...");
+    }
+    let lead = if start > 0 { 3 } else { 0 };
+    format!(
+        "{gutter} |\n{num} | {body}\n{gutter} | {}{} {label}",
+        " ".repeat(pad + lead),
+        "^".repeat(marks)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snippet;
+
+    #[test]
+    fn caret_under_the_field_even_after_wide_characters() {
+        let s = snippet(12, "快照,12..5,USD", 4, 5, "not a number");
+        assert_eq!(s, "   |\n12 | 快照,12..5,USD\n   |      ^^^^^ not a number");
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_column_and_columns_past_the_end_are_safe() {
+        let line = "x".repeat(500);
+        let s = snippet(1, &line, 400, 1, "here");
+        assert!(s.contains("..."));
+        assert!(s.lines().all(|l| l.chars().count() < 120));
+        let s = snippet(1, "ab", 99, 3, "end");
+        assert!(s.ends_with("^ end"), "{s}");
+        let s = snippet(1, "", 0, 0, "empty");
+        assert!(s.ends_with("^ empty"));
+    }
+}

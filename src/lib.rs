@@ -29,4 +29,6 @@ pub mod sql;
 pub use audit::{Bill, Policy, Thresholds};
 pub use error::{Error, Result};
 pub use model::{Category, Finding, LineItem, Severity};
-pub use pipeline::{InputKind, Options, Parallelism, Report, audit_paths, audit_source};
+pub use pipeline::{
+    InputKind, Options, Parallelism, Report, audit_bytes, audit_paths, audit_source,
+};

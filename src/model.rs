@@ -226,6 +226,22 @@ impl Totals {
         Some(())
     }
 
+    /// Sums the picked categories; `None` when the sum does not fit a Decimal.
+    pub fn checked_sum(&self, pick: impl Fn(Category) -> bool) -> Option<Decimal> {
+        Category::ALL
+            .into_iter()
+            .filter(|c| pick(*c))
+            .try_fold(Decimal::ZERO, |a, c| a.checked_add(self.get(c)))
+    }
+
+    /// Whether the total, subtotal and hidden sums all fit a Decimal, so
+    /// that [`Totals::sum`] never saturates.
+    pub fn sums_fit(&self) -> bool {
+        self.checked_sum(|_| true).is_some()
+            && self.checked_sum(Category::in_subtotal).is_some()
+            && self.checked_sum(Category::is_hidden).is_some()
+    }
+
     pub fn sum(&self, pick: impl Fn(Category) -> bool) -> Decimal {
         Category::ALL
             .into_iter()

@@ -65,6 +65,9 @@ pub struct Options {
     pub user_rules: UserRules,
     /// Shown every classified line item as it streams by (`billaudit lines`).
     pub item_hook: Option<ItemHook>,
+    /// Stop an input once this many bytes of content (decompressed) have
+    /// been read (`--max-input-bytes`); `None` reads everything.
+    pub max_input_bytes: Option<u64>,
 }
 
 /// A function shown `(path, item)` for every classified line item.
@@ -122,6 +125,7 @@ impl Default for Options {
             delimiter: None,
             user_rules: UserRules::default(),
             item_hook: None,
+            max_input_bytes: None,
         }
     }
 }
@@ -293,20 +297,53 @@ fn audit_source_all(source: &Source, opts: &Options) -> (Vec<Bill>, Vec<Error>) 
     if ingest::is_zip(source) {
         let mut bills = Vec::new();
         let errors = archive::for_each_entry(source, |display, entry| {
-            let opened = ingest::open_reader(display, Box::new(entry), opts.encoding)?;
+            let opened = ingest::open_reader_limited(
+                display,
+                Box::new(entry),
+                opts.encoding,
+                opts.max_input_bytes,
+            )?;
             bills.extend(audit_opened(display, opened, opts)?);
             Ok(())
         });
         return (bills, errors);
     }
     let one = || -> Result<Vec<Bill>> {
-        let opened = ingest::open(source, opts.encoding)?;
+        let opened = ingest::open_limited(source, opts.encoding, opts.max_input_bytes)?;
         audit_opened(&source.display, opened, opts)
     };
     match one() {
         Ok(b) => (b, Vec::new()),
         Err(e) => (Vec::new(), vec![e]),
     }
+}
+
+/// Audits an input held in memory, named `name` in findings and errors: the
+/// same path as a file on disk, ZIP archives and gzip included. For
+/// embedding, tests and the fuzz targets (`fuzz/`).
+pub fn audit_bytes(name: &str, bytes: &[u8], opts: &Options) -> Result<Vec<Bill>> {
+    if bytes.starts_with(b"PK\x03\x04") {
+        let mut bills = Vec::new();
+        let mut errors =
+            archive::entries(name, std::io::Cursor::new(bytes), &mut |display, entry| {
+                let opened = ingest::open_reader_limited(
+                    display,
+                    Box::new(entry),
+                    opts.encoding,
+                    opts.max_input_bytes,
+                )?;
+                bills.extend(audit_opened(display, opened, opts)?);
+                Ok(())
+            });
+        return if errors.is_empty() {
+            Ok(bills)
+        } else {
+            Err(errors.remove(0))
+        };
+    }
+    let opened =
+        ingest::open_reader_limited(name, Box::new(bytes), opts.encoding, opts.max_input_bytes)?;
+    audit_opened(name, opened, opts)
 }
 
 /// Audits one opened input, as a CSV export or, when its first rows hold no
@@ -320,12 +357,31 @@ fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec
     };
     if as_text {
         let prefix_looks_csv = looks_like_csv(&opened.prefix_text, delimiter);
-        let content = read_all(display, opened.reader)?;
+        if let Some(line) = unclosed_quote(&opened.prefix_text, delimiter) {
+            if opts.input == InputKind::Auto {
+                let text = opened
+                    .prefix_text
+                    .lines()
+                    .nth(usize::try_from(line.saturating_sub(1)).unwrap_or(0))
+                    .unwrap_or_default();
+                let col = text.chars().position(|c| c == '"').map_or(1, |i| i + 1);
+                return Err(Error::at_line(
+                    display,
+                    line,
+                    format!(
+                        "a quoted field opens here and is never closed (it runs on for {UNCLOSED_QUOTE_LINES} lines or to the end of the file), so no header row can be read; close the quote (`\"`) or remove it"
+                    ),
+                )
+                .with_column(col as u64)
+                .with_snippet(crate::error::snippet(line, text, col, 1, "this quote is never closed")));
+            }
+        }
+        let (content, bad_lines) = read_all(display, opened.reader)?;
         let invoice = text::parse(&content);
         if invoice.items().next().is_none() && opts.input == InputKind::Auto && prefix_looks_csv {
             return Err(no_header(display, HEADER_SEARCH_ROWS, opts));
         }
-        return audit_invoice(display, &invoice, opts);
+        return audit_invoice(display, &invoice, &bad_lines, opts);
     }
     let mut run = Run::new(display, opts);
     run.feed(display, opened)?;
@@ -341,7 +397,7 @@ pub fn audit_parts(parts: &[Source], opts: &Options) -> (Vec<Bill>, Vec<Error>) 
     let display = merged_name(&names);
     let mut run = Run::new(&display, opts);
     for part in parts {
-        let opened = match ingest::open(part, opts.encoding) {
+        let opened = match ingest::open_limited(part, opts.encoding, opts.max_input_bytes) {
             Ok(o) => o,
             Err(e) => {
                 errors.push(e);
@@ -423,6 +479,7 @@ struct RunState<'o> {
     user: BoundRules<'o>,
     map: ColumnMap,
     header: Vec<String>,
+    delimiter: u8,
     bills: Bills<'o>,
 }
 
@@ -502,7 +559,14 @@ impl<'o> Run<'o> {
                 let line = rec.position().map_or(1, |p| p.line());
                 let map = match map {
                     Ok(m) => m,
-                    Err(missing) => return Err(missing_columns(path, line, &missing).into()),
+                    Err(missing) => {
+                        let label = "the header row that was recognised";
+                        let (col, snip) = header_snippet(line, &cells, delimiter, None, label);
+                        let e = missing_columns(path, line, &missing)
+                            .with_column(col)
+                            .with_snippet(snip);
+                        return Err(e.into());
+                    }
                 };
                 let bills = Bills::new(
                     &self.display,
@@ -515,6 +579,7 @@ impl<'o> Run<'o> {
                     profile: p,
                     map,
                     header: cells,
+                    delimiter,
                     bills,
                 });
                 found = Some(line);
@@ -580,6 +645,13 @@ impl<'o> Run<'o> {
             return Err(Error::input(&self.display, "no header row found"));
         };
         if self.rows == 0 {
+            let (col, snip) = header_snippet(
+                self.header_line,
+                &state.header,
+                state.delimiter,
+                state.map.get(profile::Role::Amount),
+                "the amount column; no data row follows",
+            );
             return Err(Error::at_line(
                 &self.last_path,
                 self.header_line,
@@ -588,7 +660,9 @@ impl<'o> Run<'o> {
                     state.profile.name,
                     state.map.describe()
                 ),
-            ));
+            )
+            .with_column(col)
+            .with_snippet(snip));
         }
         state.bills.finish(&self.display)
     }
@@ -704,12 +778,21 @@ fn read_rows<R: Read>(
     let mut rec = ByteRecord::new();
     let mut cache = ClassCache::default();
     let mut rows = 0u64;
+    // Where the last record started: an unclosed quote swallows the rest of
+    // the file into it, and only the end of the file shows that.
+    let mut last_start = 0u64;
     loop {
         match rdr.read_byte_record(&mut rec) {
             Ok(true) => {}
-            Ok(false) => break,
+            Ok(false) => {
+                if rows > 0 {
+                    swallowed(path, last_start, rdr.position().line(), line_offset)?;
+                }
+                break;
+            }
             Err(e) => return Err(shift_error(csv_error(path, &e), line_offset)),
         }
+        last_start = rec.position().map_or(last_start, |p| p.line());
         rows += 1;
         if rows % 16_384 == 0 {
             if let Some(h) = &opts.progress {
@@ -722,6 +805,23 @@ fn read_rows<R: Read>(
         apply_outcome(bills, outcome, line, opts, path);
     }
     Ok(rows)
+}
+
+/// An error when the last record (starting at reader line `start`) ran on
+/// for [`UNCLOSED_QUOTE_LINES`] lines or more to the end (reader line `end`):
+/// a quote that never closes, not a multi-line cell.
+fn swallowed(path: &str, start: u64, end: u64, line_offset: u64) -> Result<()> {
+    let lines = end.saturating_sub(start);
+    if lines >= UNCLOSED_QUOTE_LINES {
+        return Err(Error::at_line(
+            path,
+            start + line_offset,
+            format!(
+                "the last row starts here and runs on for {lines} lines to the end of the file: a quoted field is never closed, so those lines would be one cell; close the quote (`\"`) or remove it"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn shift_error(e: Error, by: u64) -> Error {
@@ -871,12 +971,18 @@ impl Parallel<'_> {
         let mut rdr = ingest::csv::reader(reader, self.delimiter);
         let mut rec = ByteRecord::new();
         let mut cache = ClassCache::default();
+        let mut last_start = 0u64;
         loop {
             match rdr.read_byte_record(&mut rec) {
                 Ok(true) => {}
                 Ok(false) => {
                     chunk.end = from + rdr.position().byte();
                     chunk.end_line = rdr.position().line();
+                    if !chunk.rows.is_empty() {
+                        if let Err(e) = swallowed(self.path, last_start, chunk.end_line, 0) {
+                            chunk.error = Some(e);
+                        }
+                    }
                     break;
                 }
                 Err(e) => {
@@ -890,6 +996,7 @@ impl Parallel<'_> {
                 chunk.end_line = line;
                 break;
             }
+            last_start = line;
             let mut outcome = self.norm.row(line, &rec);
             self.class.outcome(&rec, &mut outcome, &mut cache);
             chunk.rows.push((line, outcome));
@@ -903,6 +1010,35 @@ fn seen(opts: &Options, path: &str, item: &LineItem) {
     if let Some(h) = &opts.item_hook {
         (h.0)(path, item);
     }
+}
+
+/// The header row as a snippet, with a caret under cell `at` (or the whole
+/// row), and the 1-based character column of that cell.
+fn header_snippet(
+    line: u64,
+    cells: &[String],
+    delimiter: u8,
+    at: Option<usize>,
+    label: &str,
+) -> (u64, String) {
+    let sep = char::from(delimiter).to_string();
+    let text = cells.join(&sep);
+    let (col, width) = match at {
+        Some(i) => (
+            cells
+                .iter()
+                .take(i)
+                .map(|c| c.chars().count() + 1)
+                .sum::<usize>()
+                + 1,
+            cells.get(i).map_or(1, |c| c.chars().count()),
+        ),
+        None => (1, text.chars().count()),
+    };
+    (
+        col as u64,
+        crate::error::snippet(line, &text, col, width, label),
+    )
 }
 
 /// A header recognised as a profile's, without a column it cannot do without.
@@ -980,18 +1116,56 @@ fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
     false
 }
 
-fn read_all(path: &str, mut reader: Box<dyn Read + '_>) -> Result<String> {
+/// The largest text invoice read into memory. A text invoice is pages, not
+/// gigabytes: anything larger is a CSV export whose header was not found (or
+/// a decompression bomb), and is refused instead of filling memory.
+pub const MAX_TEXT_INVOICE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a text invoice whole. Invalid UTF-8 is replaced for parsing, and
+/// the lines that held it are returned (with the byte in the line) so that
+/// an amount on them is reported, never guessed.
+fn read_all(path: &str, reader: Box<dyn Read + '_>) -> Result<(String, BTreeMap<u64, usize>)> {
     let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).map_err(|e| Error::Io {
-        path: path.to_string(),
-        source: e,
-    })?;
-    // Invalid bytes show up in `unparsed-line` findings instead of failing the file.
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    reader
+        .take(MAX_TEXT_INVOICE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(path, e))?;
+    if bytes.len() as u64 > MAX_TEXT_INVOICE_BYTES {
+        return Err(Error::input(
+            path,
+            format!(
+                "no CSV header was found, and the content is too large ({} MiB or more) to be a text invoice; if it is a CSV export, map its columns with --columns or name its profile with --profile",
+                MAX_TEXT_INVOICE_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    let mut bad = BTreeMap::new();
+    let mut rest: &[u8] = &bytes;
+    let mut offset = 0usize;
+    while let Err(e) = std::str::from_utf8(rest) {
+        let at = offset.saturating_add(e.valid_up_to());
+        let before = bytes.get(..at).unwrap_or_default();
+        let line = 1 + before.iter().filter(|b| **b == b'\n').count() as u64;
+        let col = at
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1);
+        bad.entry(line).or_insert(col + 1);
+        let skip = e.valid_up_to().saturating_add(e.error_len().unwrap_or(1));
+        offset = offset.saturating_add(skip);
+        rest = rest.get(skip..).unwrap_or_default();
+    }
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), bad))
 }
 
 /// Audits a text invoice through the same bill builder as a CSV export.
-fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<Vec<Bill>> {
+fn audit_invoice(
+    path: &str,
+    invoice: &text::Invoice,
+    bad_utf8: &BTreeMap<u64, usize>,
+    opts: &Options,
+) -> Result<Vec<Bill>> {
     let item_count = invoice.items().count();
     if item_count == 0 {
         return Err(Error::input(
@@ -1005,6 +1179,23 @@ fn audit_invoice(path: &str, invoice: &text::Invoice, opts: &Options) -> Result<
     let header_currency = invoice.currency.is_some();
     let mut bills = Bills::new(path, text::FORMAT, invoice.currency(), &opts.policy);
     for line in &invoice.lines {
+        if let (Some(byte), LineKind::Item(_) | LineKind::Summary(_)) =
+            (bad_utf8.get(&line.line), &line.kind)
+        {
+            // As in a CSV cell: a line with invalid UTF-8 is reported, not guessed.
+            let finding = Finding {
+                code: "unparsable-value".into(),
+                severity: crate::model::Severity::Error,
+                message: format!(
+                    "invalid UTF-8 at byte {byte} of the line; the file was read as UTF-8 (use --encoding to choose another); the line is kept out of the totals"
+                ),
+                path: path.to_string(),
+                line: Some(line.line),
+                accepted: None,
+            };
+            bills.add_skip(SkipReason::Unparsable, Some(finding));
+            continue;
+        }
         match &line.kind {
             LineKind::Item(t) => {
                 let mut item = t.to_line_item(header_currency, invoice);
@@ -1055,6 +1246,39 @@ fn shorten(s: &str) -> String {
     }
 }
 
+/// A quoted field that runs this many lines is an unclosed quote, not a
+/// multi-line cell.
+const UNCLOSED_QUOTE_LINES: u64 = 200;
+
+/// The line where a quoted field opens and never closes within the prefix
+/// (the reader would swallow the rest of the file into one cell).
+fn unclosed_quote(prefix: &str, delimiter: u8) -> Option<u64> {
+    let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+    let mut rec = ByteRecord::new();
+    let total_lines = prefix.lines().count() as u64;
+    let mut start = 1;
+    for _ in 0..HEADER_SEARCH_ROWS {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => start = rec.position().map_or(start, |p| p.line()),
+            Ok(false) | Err(_) => return None,
+        }
+        let end = rdr.position().line();
+        let spans = end.saturating_sub(start);
+        if !rec.iter().any(|f| f.contains(&b'\n')) {
+            continue;
+        }
+        // Long, or (in a small file read whole) running to the end with an
+        // odd number of quotes: a multi-line cell always closes.
+        let at_end = rdr.is_done() || end >= total_lines;
+        let small_whole = prefix.len() < ingest::PREFIX_LEN / 2;
+        let odd = prefix.bytes().filter(|b| *b == b'"').count() % 2 == 1;
+        if spans >= UNCLOSED_QUOTE_LINES || (small_whole && at_end && odd && spans >= 2) {
+            return Some(start);
+        }
+    }
+    None
+}
+
 /// True when most of the first lines split into the same number (>= 2) of fields.
 fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
     let lines: Vec<&str> = prefix
@@ -1081,10 +1305,30 @@ fn amount_aliases(profiles: &[Profile]) -> String {
         .join(", ")
 }
 
+/// A read error; going past `--max-input-bytes` is an input error, not I/O.
+fn io_error(path: &str, e: std::io::Error) -> Error {
+    if let Some(t) = too_large(&e) {
+        return Error::input(path, t.to_string());
+    }
+    Error::Io {
+        path: path.to_string(),
+        source: e,
+    }
+}
+
+fn too_large(e: &std::io::Error) -> Option<ingest::InputTooLarge> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<ingest::InputTooLarge>())
+        .copied()
+}
+
 fn csv_error(path: &str, e: &::csv::Error) -> Error {
     let line = e.position().map(|p| p.line());
     let message = match e.kind() {
-        ::csv::ErrorKind::Io(io) => format!("read error: {io}"),
+        ::csv::ErrorKind::Io(io) => match too_large(io) {
+            Some(t) => t.to_string(),
+            None => format!("read error: {io}"),
+        },
         ::csv::ErrorKind::Utf8 { err, .. } => format!("invalid UTF-8 in field {}", err.field() + 1),
         _ => format!("malformed CSV: {e}"),
     };
@@ -1175,10 +1419,18 @@ impl<'p> Bills<'p> {
             return Err(Error::Input(Box::new(InputError {
                 path: path.to_string(),
                 line: Some(line),
+                column: None,
                 field: None,
                 message: "amounts add up beyond the range of an exact decimal (28 digits)".into(),
                 snippet: None,
             })));
+        }
+        if self.list.iter().any(|b| !b.totals.sums_fit()) {
+            // Each category fits, but together they do not: never a saturated total.
+            return Err(Error::input(
+                path,
+                "the category totals add up beyond the range of an exact decimal (28 digits)",
+            ));
         }
         if self.list.len() > 1 {
             let names: Vec<String> = self

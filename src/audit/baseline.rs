@@ -56,7 +56,12 @@ pub fn apply(bills: &mut [Bill], baseline: &JsonReport, max_increase: Decimal, p
         let now: BTreeSet<String> = bill.findings.iter().map(key).collect();
         let previous: Option<Decimal> = prev.hidden_share.as_deref().and_then(|s| s.parse().ok());
         if let (Some(p), Some(n)) = (previous, bill.hidden_share) {
-            let grew = (n - p) * Decimal::ONE_HUNDRED;
+            // The baseline is a file from outside: a share near the Decimal
+            // range must not overflow (it saturates, keeping the sign).
+            let grew = n
+                .checked_sub(p)
+                .and_then(|d| d.checked_mul(Decimal::ONE_HUNDRED))
+                .unwrap_or(if n > p { Decimal::MAX } else { Decimal::MIN });
             if grew > max_increase {
                 if let Some(severity) = policy.severity(INFO.code) {
                     bill.findings.push(Finding {

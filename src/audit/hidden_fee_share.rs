@@ -15,8 +15,11 @@ pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
     if f.subtotal <= rust_decimal::Decimal::ZERO {
         return;
     }
-    if f.hidden > t.hidden_share * f.subtotal {
-        let share = f.hidden / f.subtotal;
+    if super::exceeds(f.hidden, t.hidden_share, f.subtotal) {
+        let share = f
+            .hidden
+            .checked_div(f.subtotal)
+            .unwrap_or(rust_decimal::Decimal::MAX);
         let parts = [
             Category::StorageReplica,
             Category::Bandwidth,

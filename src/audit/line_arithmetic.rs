@@ -23,15 +23,17 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
         } else {
             item.amount > list
         };
-        if above && (item.amount - list).abs() > half_unit(item.amount) {
+        let over = item
+            .amount
+            .checked_sub(list)
+            .map_or(Decimal::MAX, |d| d.abs());
+        if above && over > half_unit(item.amount) {
             sink.emit(
                 &INFO,
                 Some(item.line),
                 format!(
                     "the amount {} is above the list amount {list} (by {}): {}",
-                    item.amount,
-                    (item.amount - list).abs(),
-                    item.description
+                    item.amount, over, item.description
                 ),
             );
             return;
@@ -47,7 +49,10 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
         Some(l) => (l, "list amount"),
         None => (item.amount, "amount"),
     };
-    let diff = (product - against).abs();
+    // A difference past the Decimal range is as large a mismatch as there is.
+    let diff = product
+        .checked_sub(against)
+        .map_or(Decimal::MAX, |d| d.abs());
     // Rounding of a factor moves the product by up to |other factor| x its half unit.
     let slack = |x: Decimal, other: Decimal| {
         if x.scale() == 0 {

@@ -344,6 +344,15 @@ impl Bill {
     }
 }
 
+/// Whether `part > share * whole` (for `whole > 0`), exactly, and without
+/// overflow: a threshold or total near the Decimal range never panics.
+pub fn exceeds(part: Decimal, share: Decimal, whole: Decimal) -> bool {
+    match share.checked_mul(whole) {
+        Some(limit) => part > limit,
+        None => part.checked_div(whole).is_some_and(|r| r > share),
+    }
+}
+
 /// A fraction rounded to the 6 places of the report.
 pub fn share(part: Decimal, whole: Decimal) -> Option<Decimal> {
     if whole <= Decimal::ZERO {

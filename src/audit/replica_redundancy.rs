@@ -26,9 +26,20 @@ pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
         );
         return;
     }
-    let all = storage + replica;
-    if all > t.redundancy * storage {
-        let ratio = (all / storage).round_dp(2);
+    // (storage + replicas) / storage, without overflow near the Decimal range.
+    let above = match storage.checked_add(replica) {
+        Some(all) => super::exceeds(all, t.redundancy, storage),
+        None => replica
+            .checked_div(storage)
+            .and_then(|r| r.checked_add(Decimal::ONE))
+            .is_none_or(|r| r > t.redundancy),
+    };
+    if above {
+        let ratio = replica
+            .checked_div(storage)
+            .and_then(|r| r.checked_add(Decimal::ONE))
+            .unwrap_or(Decimal::MAX)
+            .round_dp(2);
         sink.emit(
             &INFO,
             None,

@@ -15,7 +15,7 @@ pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
         return;
     }
     let replica = f.totals.get(Category::StorageReplica);
-    if replica > t.replica_share * f.subtotal {
+    if super::exceeds(replica, t.replica_share, f.subtotal) {
         sink.emit(
             &INFO,
             None,

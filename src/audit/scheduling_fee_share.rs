@@ -26,7 +26,7 @@ pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
         );
         return;
     }
-    if sched > t.scheduling_share * compute {
+    if super::exceeds(sched, t.scheduling_share, compute) {
         sink.emit(
             &INFO,
             None,

@@ -23,7 +23,8 @@ pub fn check(
         return;
     };
     let items = f.subtotal;
-    let diff = stated - items;
+    // Saturated only when the two are ~1e28 apart: a mismatch either way.
+    let diff = stated.saturating_sub(items);
     if diff.abs() > half_unit(stated) {
         sink.emit(
             &INFO,

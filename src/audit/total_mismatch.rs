@@ -23,7 +23,8 @@ pub fn check(
     let Some((line, stated)) = stated_total else {
         return;
     };
-    let diff = stated - total;
+    // Saturated only when the two are ~1e28 apart: a mismatch either way.
+    let diff = stated.saturating_sub(total);
     if diff.abs() > half_unit(stated) {
         let tax = f.totals.get(Category::Tax);
         let credit = f.totals.get(Category::Credit);

@@ -41,7 +41,9 @@ pub fn for_each_entry(
     entries(&source.display, file, &mut each)
 }
 
-fn entries<R: Read + Seek>(
+/// Like [`for_each_entry`], over an archive already in memory (or any
+/// seekable reader).
+pub fn entries<R: Read + Seek>(
     display: &str,
     r: R,
     each: &mut impl FnMut(&str, &mut dyn Read) -> Result<()>,

@@ -148,6 +148,12 @@ fn walk(
         match std::fs::metadata(&p) {
             Ok(m) if m.is_dir() => walk(&p, found, seen, errors),
             Ok(m) if m.is_file() && is_bill_file(&p) => found.push(p),
+            // A FIFO, socket or device named like a bill: reading it could
+            // block forever, so a walk reports it instead of opening it.
+            Ok(_) if is_bill_file(&p) => errors.push(Err(Error::input(
+                &p.display().to_string(),
+                "not a regular file (a FIFO, socket or device), so a directory walk does not read it; pass it by name to read from it",
+            ))),
             Ok(_) => {}
             Err(e) if is_bill_file(&p) => errors.push(Err(Error::io(&p, e))),
             Err(_) => {}
@@ -178,6 +184,16 @@ const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 /// (`.csv.gz`, multi-member too) is decompressed on the fly. ZIP archives
 /// are read by [`archive`], not here.
 pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'static>> {
+    open_limited(source, forced, None)
+}
+
+/// Like [`open`], and stops with an error once more than `limit` bytes of
+/// content (after gzip decompression) have been read (`--max-input-bytes`).
+pub fn open_limited(
+    source: &Source,
+    forced: Option<TextEncoding>,
+    limit: Option<u64>,
+) -> Result<Opened<'static>> {
     let mut raw: Box<dyn Read + Send> = match &source.origin {
         Origin::File(p) => Box::new(File::open(p).map_err(|e| Error::io(p, e))?),
         Origin::Stdin => Box::new(io::stdin()),
@@ -195,12 +211,14 @@ pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'sta
     } else {
         whole
     };
-    let mut opened = open_reader(&source.display, raw, forced)?;
+    let mut opened = open_reader_limited(&source.display, raw, forced, limit)?;
     if magic == GZIP_MAGIC {
         opened.gzipped = true;
     }
-    if let (Origin::File(p), TextEncoding::Utf8, false) =
-        (&source.origin, opened.encoding, opened.gzipped)
+    // Re-reading the file at offsets (several threads) would bypass the
+    // content limit: a limited input is read once, in order.
+    if let (Origin::File(p), TextEncoding::Utf8, false, None) =
+        (&source.origin, opened.encoding, opened.gzipped, limit)
     {
         let mut head = [0u8; 3];
         let bom = File::open(p)
@@ -277,6 +295,33 @@ fn inflate_on_thread(compressed: Box<dyn Read + Send>) -> ThreadReader {
     }
 }
 
+/// Raised (inside an `io::Error`) when content goes past `--max-input-bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "stopped after {limit} bytes of content: the input is larger than --max-input-bytes allows (a compressed file counts its decompressed size)"
+)]
+pub struct InputTooLarge {
+    pub limit: u64,
+}
+
+/// Counts content bytes and fails the read that goes past the limit.
+struct Limited<R> {
+    inner: R,
+    read: u64,
+    limit: u64,
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read = self.read.saturating_add(n as u64);
+        if self.read > self.limit {
+            return Err(io::Error::other(InputTooLarge { limit: self.limit }));
+        }
+        Ok(n)
+    }
+}
+
 fn read_prefix<'a>(
     display: &str,
     mut raw: Box<dyn Read + 'a>,
@@ -298,6 +343,16 @@ pub fn open_reader<'a>(
     raw: Box<dyn Read + 'a>,
     forced: Option<TextEncoding>,
 ) -> Result<Opened<'a>> {
+    open_reader_limited(display, raw, forced, None)
+}
+
+/// Like [`open_reader`], with the content limit of [`open_limited`].
+pub fn open_reader_limited<'a>(
+    display: &str,
+    raw: Box<dyn Read + 'a>,
+    forced: Option<TextEncoding>,
+    limit: Option<u64>,
+) -> Result<Opened<'a>> {
     let (mut prefix, mut raw) = read_prefix(display, raw)?;
     let gzipped = prefix.starts_with(GZIP_MAGIC);
     if gzipped {
@@ -305,6 +360,16 @@ pub fn open_reader<'a>(
         let whole: Box<dyn Read + 'a> = Box::new(Cursor::new(prefix).chain(raw));
         let gz: Box<dyn Read + 'a> = Box::new(flate2::read::MultiGzDecoder::new(whole));
         (prefix, raw) = read_prefix(display, gz)?;
+    }
+    if let Some(limit) = limit {
+        if prefix.len() as u64 > limit {
+            return Err(Error::input(display, InputTooLarge { limit }.to_string()));
+        }
+        raw = Box::new(Limited {
+            inner: raw,
+            read: prefix.len() as u64,
+            limit,
+        });
     }
     if prefix.is_empty() {
         return Err(Error::input(display, "the file is empty"));
@@ -314,6 +379,9 @@ pub fn open_reader<'a>(
         None => match decode::sniff(&prefix) {
             Sniffed::Text(e) => e,
             Sniffed::Binary(what) => {
+                if let Some(e) = stray_nul(display, &prefix) {
+                    return Err(e);
+                }
                 return Err(Error::input(
                     display,
                     format!("this is {what}, not a bill (CSV export or text invoice)"),
@@ -330,6 +398,53 @@ pub fn open_reader<'a>(
         seekable: None,
         gzipped,
     })
+}
+
+/// Text with a few NUL bytes in it (a damaged or hand-edited export) is
+/// named by the line of the first NUL, not called binary.
+fn stray_nul(display: &str, prefix: &[u8]) -> Option<Error> {
+    let nuls = prefix.iter().filter(|b| **b == 0).count();
+    let at = prefix.iter().position(|b| *b == 0)?;
+    // Text apart from its NULs: no other control bytes, valid UTF-8 (a
+    // character cut by the end of the prefix is fine).
+    let rest: Vec<u8> = prefix.iter().copied().filter(|b| *b != 0).collect();
+    let clean = rest
+        .iter()
+        .all(|b| *b >= 0x20 || matches!(*b, b'\t' | b'\n' | b'\r'));
+    let utf8 = match std::str::from_utf8(&rest) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    if nuls * 20 > prefix.len() || !clean || !utf8 {
+        return None;
+    }
+    let line = 1 + prefix[..at].iter().filter(|b| **b == b'\n').count() as u64;
+    let line_start = prefix[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line_end = prefix[at..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(prefix.len(), |i| at + i);
+    let text = String::from_utf8_lossy(&prefix[line_start..line_end]);
+    // Characters, not bytes, before the NUL: the caret lines up under CJK text.
+    let char_col = String::from_utf8_lossy(&prefix[line_start..at])
+        .chars()
+        .count()
+        + 1;
+    Some(
+        Error::at_line(
+            display,
+            line,
+            format!(
+                "a NUL byte (byte {} of the file): this text is damaged or not a CSV export; remove the NUL bytes, or pass --encoding if it is UTF-16",
+                at + 1
+            ),
+        )
+        .with_column(char_col as u64)
+        .with_snippet(crate::error::snippet(line, &text, char_col, 1, "NUL byte")),
+    )
 }
 
 /// Whether a source is a ZIP archive (by its first bytes).

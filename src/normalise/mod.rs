@@ -82,6 +82,11 @@ fn is_total_label(s: &str) -> bool {
     )
 }
 
+/// The longest cell read as text. Real cells are short (a long SKU
+/// description is a few hundred bytes); a cell of megabytes is a damaged
+/// file, and classifying it would cost seconds per row.
+pub const MAX_CELL_BYTES: usize = 256 * 1024;
+
 /// Turns records into line items for one file.
 pub struct RowNormaliser<'a> {
     pub map: &'a ColumnMap,
@@ -97,6 +102,21 @@ impl RowNormaliser<'_> {
             .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
         {
             return RowOutcome::Skip(SkipReason::Blank, None);
+        }
+        // One cheap test per row; only an oversized row looks for the cell.
+        if rec.as_slice().len() > MAX_CELL_BYTES {
+            if let Some(i) = rec.iter().position(|f| f.len() > MAX_CELL_BYTES) {
+                let len = rec.get(i).map_or(0, <[u8]>::len);
+                let finding = self.finding(
+                    line,
+                    i,
+                    format!(
+                        "a cell of {len} bytes, longer than any bill cell can be (at most {} KiB); the file is probably damaged (an unclosed quote?)",
+                        MAX_CELL_BYTES / 1024
+                    ),
+                );
+                return RowOutcome::Skip(SkipReason::Unparsable, Some(*finding));
+            }
         }
         match self.row_inner(line, rec) {
             Ok(outcome) => outcome,

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Fuzzing with cargo-fuzz (libFuzzer) on the stable toolchain.
+#
+#   scripts/fuzz.sh seed               # fill fuzz/corpus/<target>/ from fixtures/ and ../shared/data/real/
+#   scripts/fuzz.sh run TARGET SECS    # one target, one job, for SECS seconds
+#   scripts/fuzz.sh smoke [SECS]       # build all targets, run each briefly (CI)
+#
+# cargo-fuzz needs nightly-only flags (-Zsanitizer=address); RUSTC_BOOTSTRAP=1
+# lets the stable compiler accept them. See docs/reliability.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export RUSTC_BOOTSTRAP=1
+TARGETS=(ingest csv_header text_invoice number date)
+REAL="${BILLAUDIT_REAL_DATA:-../shared/data/real}"
+
+# seed [DIR]: fills DIR/<target>/ (default fuzz/corpus) with seeds.
+seed() {
+    local dir="${1:-fuzz/corpus}"
+    for t in "${TARGETS[@]}"; do mkdir -p "$dir/$t"; done
+    # Whole files: every fixture and real export (never committed: corpus is git-ignored).
+    local files=()
+    while IFS= read -r -d '' f; do files+=("$f"); done < <(
+        find fixtures "$REAL" -type f \( -name '*.csv' -o -name '*.tsv' -o -name '*.txt' -o -name '*.gz' -o -name '*.zip' \) -size -1024k -print0 2>/dev/null)
+    local i=0
+    for f in "${files[@]}"; do
+        i=$((i + 1))
+        cp "$f" "$dir/ingest/seed-$i"
+        case "$f" in
+            *.gz|*.zip) ;;
+            *.txt) cp "$f" "$dir/text_invoice/seed-$i" ;;
+            *) head -c 65536 "$f" > "$dir/csv_header/seed-$i" ;;
+        esac
+    done
+    # Cells: the numbers and dates that real files carry, one per seed file.
+    python3 - "$dir" "${files[@]}" <<'PY'
+import csv, io, re, sys, os
+out_dir = sys.argv.pop(1)
+nums, dates = set(), set()
+for f in sys.argv[1:]:
+    if f.endswith(('.gz', '.zip')):
+        continue
+    try:
+        text = open(f, encoding='utf-8', errors='replace').read(200000)
+    except OSError:
+        continue
+    for row in csv.reader(io.StringIO(text)):
+        for c in row:
+            c = c.strip()
+            if not c or len(c) > 60:
+                continue
+            if re.search(r'\d{4}[-/]\d{1,2}|\d{1,2}/\d{1,2}/\d{4}', c):
+                dates.add(c)
+            elif re.search(r'\d', c):
+                nums.add(c)
+for name, vals in (('number', nums), ('date', dates)):
+    for i, v in enumerate(sorted(vals)[:400]):
+        with open(os.path.join(out_dir, name, f'seed-{i}'), 'w') as out:
+            out.write(v)
+PY
+    for t in "${TARGETS[@]}"; do echo "seeded $t: $(ls "$dir/$t" | wc -l) files"; done
+}
+
+# run TARGET SECS [CORPUS]: one target, in this process (no -jobs fork).
+run() {
+    local t="$1" secs="$2" corpus="${3:-corpus}"
+    [ -d "fuzz/$corpus/$t" ] || seed "fuzz/$corpus"
+    mkdir -p "fuzz/artifacts/$t"
+    (cd fuzz && cargo fuzz run -O "$t" "$corpus/$t" -- \
+        -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1)
+}
+
+case "${1:-}" in
+    seed) seed ;;
+    run) run "$2" "$3" ;;
+    smoke)
+        secs="${2:-5}"
+        (cd fuzz && cargo fuzz build -O)
+        # A small fresh corpus (seeds only), so the initial pass stays short.
+        rm -rf fuzz/corpus-smoke
+        seed fuzz/corpus-smoke >/dev/null
+        for t in "${TARGETS[@]}"; do
+            echo "-- fuzz $t for ${secs}s"
+            run "$t" "$secs" corpus-smoke 2>&1 | grep -E '^(stat::(number_of_executed_units|peak_rss_mb)|SUMMARY|Done)|panicked|ERROR' || true
+            if [ -n "$(ls fuzz/artifacts/"$t" 2>/dev/null)" ]; then
+                echo "fuzz $t: crash artifacts in fuzz/artifacts/$t" >&2
+                exit 1
+            fi
+        done
+        ;;
+    *) sed -n 2,10p "$0"; exit 2 ;;
+esac
