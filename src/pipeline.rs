@@ -552,6 +552,7 @@ impl<'o> Run<'o> {
             if let Some((p, map)) = detect_header(
                 &opts.profiles,
                 &cells,
+                searched,
                 &opts.columns,
                 opts.cost,
                 opts.forced_profile,
@@ -1091,7 +1092,7 @@ fn no_header(path: &str, searched: usize, opts: &Options) -> Error {
 fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
     let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
     let mut rec = ByteRecord::new();
-    for _ in 0..HEADER_SEARCH_ROWS {
+    for row in 1..=HEADER_SEARCH_ROWS {
         match rdr.read_byte_record(&mut rec) {
             Ok(true) => {}
             // The prefix may end inside a quoted field: what was read counts.
@@ -1104,6 +1105,7 @@ fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
         if detect_header(
             &opts.profiles,
             &cells,
+            row,
             &opts.columns,
             opts.cost,
             opts.forced_profile,

@@ -94,6 +94,10 @@ pub struct RawProfile {
     pub decimal_mark: Option<Mark>,
     pub encoding: Option<Spanned<String>>,
     pub delimiter: Option<Delim>,
+    /// chrono formats for the date cells, tried before the built-in ones.
+    pub date_formats: Option<Vec<Spanned<String>>>,
+    /// Rows at the top that are never the header.
+    pub skip: Option<usize>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -283,6 +287,21 @@ impl RawProfile {
                 .collect(),
         };
         let signature_min = self.signature_min.unwrap_or(signature.len()).max(1);
+        let mut date_formats = Vec::new();
+        for f in self.date_formats.iter().flatten() {
+            let bad = chrono::format::StrftimeItems::new(f.get_ref())
+                .any(|i| matches!(i, chrono::format::Item::Error));
+            if bad || f.get_ref().trim().is_empty() {
+                return Err((
+                    f.span(),
+                    format!(
+                        "`{}` is not a date format: write it as chrono does, e.g. `%d.%m.%Y %H:%M`",
+                        f.get_ref()
+                    ),
+                ));
+            }
+            date_formats.push(f.get_ref().clone());
+        }
         let mut display = vec![self.cost.clone()];
         display.extend(self.signature.iter().flatten().cloned());
         Ok(Profile {
@@ -304,6 +323,8 @@ impl RawProfile {
             credit_list: None,
             tag_prefixes: Vec::new(),
             display,
+            date_formats,
+            skip_rows: self.skip.unwrap_or(0),
         })
     }
 }

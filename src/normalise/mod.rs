@@ -49,15 +49,19 @@ pub type Detected<'p> = (&'p Profile, Result<ColumnMap, MissingColumns>);
 /// Tries each profile, in order, on a header candidate; returns the first
 /// that recognises it (mapped, or recognised with a required column missing).
 /// With `forced`, `profiles` is the one profile the user named.
+/// `row` is the candidate's 1-based record number: a profile with
+/// `skip_rows` never takes one of its first rows for the header.
 pub fn detect_header<'p>(
     profiles: &'p [Profile],
     cells: &[String],
+    row: usize,
     overrides: &ColumnOverrides,
     cost: CostBasis,
     forced: bool,
 ) -> Option<Detected<'p>> {
     profiles
         .iter()
+        .filter(|p| row > p.skip_rows)
         .find_map(|p| map_header(p, cells, overrides, cost, forced).map(|m| (p, m)))
 }
 
@@ -86,6 +90,20 @@ fn is_total_label(s: &str) -> bool {
 /// description is a few hundred bytes); a cell of megabytes is a damaged
 /// file, and classifying it would cost seconds per row.
 pub const MAX_CELL_BYTES: usize = 256 * 1024;
+
+/// A date cell read with the profile's own formats first, then the
+/// built-in ones (and a `start - end` range where a time was expected).
+fn datetime(formats: &[String], t: &str) -> Option<chrono::NaiveDateTime> {
+    for f in formats {
+        if let Ok(dt) = chrono::NaiveDateTime::parse_from_str(t, f) {
+            return Some(dt);
+        }
+        if let Ok(d) = chrono::NaiveDate::parse_from_str(t, f) {
+            return Some(d.and_time(chrono::NaiveTime::MIN));
+        }
+    }
+    date::parse_datetime(t)
+}
 
 /// Turns records into line items for one file.
 pub struct RowNormaliser<'a> {
@@ -312,7 +330,7 @@ impl RowNormaliser<'_> {
             if let Some(t) = self.field_str(line, rec, role)? {
                 // Huawei writes a whole range where a start time is expected;
                 // a plain time (every row of most exports) is tried first.
-                match date::parse_datetime(t) {
+                match datetime(&self.map.date_formats, t) {
                     Some(d) => *slot = Some(d),
                     None => {
                         if let Some((s, e)) = date::parse_range(t) {
@@ -324,7 +342,7 @@ impl RowNormaliser<'_> {
         }
         if item.start.is_none() {
             if let Some(t) = self.field_str(line, rec, Role::Date)? {
-                match date::parse_datetime(t) {
+                match datetime(&self.map.date_formats, t) {
                     Some(d) => item.start = Some(d),
                     None => {
                         if let Some((s, e)) = date::parse_range(t) {

@@ -174,6 +174,12 @@ pub struct Profile {
     pub tag_prefixes: Vec<String>,
     /// Column names as the format spells them, for messages.
     pub display: Vec<String>,
+    /// chrono formats tried on date cells before the built-in ones (a user
+    /// profile's `date-formats`, e.g. `%d.%m.%Y %H:%M`).
+    pub date_formats: Vec<String>,
+    /// Rows at the top that are never taken for the header (a user
+    /// profile's `skip`).
+    pub skip_rows: usize,
 }
 
 fn v(items: &[&str]) -> Vec<String> {
@@ -361,12 +367,16 @@ pub fn generic() -> Profile {
         credit_list: None,
         tag_prefixes: Vec::new(),
         display: Vec::new(),
+        date_formats: Vec::new(),
+        skip_rows: 0,
     }
 }
 
 /// How one file's header maps onto roles.
 #[derive(Debug, Clone, Default)]
 pub struct ColumnMap {
+    /// The profile's own date formats, tried first.
+    pub date_formats: Vec<String>,
     pub roles: RoleMap,
     pub class_tiers: Vec<Vec<usize>>,
     pub markers: Vec<(usize, Marker)>,
@@ -533,6 +543,7 @@ pub fn map_header(
     let mut map = ColumnMap {
         names: names.clone(),
         raw: cells.to_vec(),
+        date_formats: profile.date_formats.clone(),
         ..ColumnMap::default()
     };
     // `--cost effective` swaps the amount column for the profile's EffectiveCost.

@@ -485,3 +485,70 @@ fn docs_config_md_names_every_key() {
     let rows = billaudit::normalise::HEADER_SEARCH_ROWS;
     assert!(doc.contains(&format!("the first {rows} rows")));
 }
+
+/// A user profile's `date-formats` reads German times (so `billing-rounding`
+/// can see 20h05m billed as 21 h), and `skip` keeps a preview row that looks
+/// like the header from being taken for it.
+#[test]
+fn user_profile_date_formats_and_skip() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("rechnung.csv"),
+        "Leistung;Typ;Menge;Einheit;Betrag (EUR);Beginn;Ende\n\
+         (Vorschau, nicht abgerechnet)\n\
+         Leistung;Typ;Menge;Einheit;Betrag (EUR);Beginn;Ende\n\
+         GPU-Instanz RTX 4090;Rechenzeit;21;h;14,49;01.10.2025 00:00;01.10.2025 20:05\n\
+         GPU-Instanz RTX 4090;Rechenzeit;3,5;h;2,42;02.10.2025 09:00;02.10.2025 12:30\n",
+    )
+    .unwrap();
+    let base = "[[profile]]\nname = \"wolken-de\"\ncost = \"Betrag\"\n\
+                columns = { description = \"Leistung\", quantity = \"Menge\", unit = \"Einheit\", start = \"Beginn\", end = \"Ende\" }\n\
+                decimal-mark = \",\"\n";
+    let audit = |extra: &str| {
+        std::fs::write(dir.path().join("billaudit.toml"), format!("{base}{extra}")).unwrap();
+        let out = run_in(dir.path(), &["audit", "--format", "json", "rechnung.csv"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        v["bills"][0].clone()
+    };
+
+    // Without `skip`, the preview row is taken for the header: the real
+    // header and the preview line become rows that cannot be read.
+    let b = audit("");
+    assert_eq!(b["line_items"], 2);
+    assert_eq!(b["skipped_rows"], 2, "{b:#}");
+
+    // With `skip = 2`, the third row is the header and both charges are read;
+    // without date formats the German times stay unread: no rounding finding.
+    let b = audit("skip = 2\n");
+    assert_eq!(b["line_items"], 2);
+    assert_eq!(b["skipped_rows"], 0, "{b:#}");
+    assert_eq!(b["total"], "16.91");
+    let rounding = |b: &serde_json::Value| {
+        b["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "billing-rounding")
+            .map(|f| f["line"].as_u64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert!(rounding(&b).is_empty(), "{b:#}");
+
+    // With `date-formats`, 20h05m billed as 21 h is found (line 4); 3.5 h for
+    // 3h30m is exact and passes.
+    let b = audit("skip = 2\ndate-formats = [\"%d.%m.%Y %H:%M\"]\n");
+    assert_eq!(rounding(&b), vec![4], "{b:#}");
+
+    // A format chrono cannot read is a config error with its place.
+    std::fs::write(
+        dir.path().join("billaudit.toml"),
+        format!("{base}date-formats = [\"%Q.%m\"]\n"),
+    )
+    .unwrap();
+    let out = run_in(dir.path(), &["audit", "rechnung.csv"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("billaudit.toml:6:"), "{err}");
+    assert!(err.contains("is not a date format"), "{err}");
+}

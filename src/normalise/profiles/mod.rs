@@ -106,6 +106,8 @@ impl Spec {
             credit_list: self.credit_list.map(n),
             tag_prefixes: ns(self.tag_prefixes),
             display,
+            date_formats: Vec::new(),
+            skip_rows: 0,
         }
     }
 }
