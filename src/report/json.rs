@@ -113,6 +113,27 @@ pub struct JsonTotals {
     pub other: String,
 }
 
+impl JsonTotals {
+    /// `(category, total)` in the order of [`Category::ALL`].
+    pub fn pairs(&self) -> [(&'static str, &str); 8] {
+        [
+            ("compute", &self.compute),
+            ("storage", &self.storage),
+            ("storage_replica", &self.storage_replica),
+            ("bandwidth", &self.bandwidth),
+            ("scheduling", &self.scheduling),
+            ("tax", &self.tax),
+            ("credit", &self.credit),
+            ("other", &self.other),
+        ]
+    }
+
+    /// The eight totals in the order of [`Category::ALL`].
+    pub fn values(&self) -> [&str; 8] {
+        self.pairs().map(|(_, v)| v)
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct JsonError {
     pub path: Option<String>,

@@ -17,17 +17,7 @@ fn expect(b: &JsonBill, format: &str, currency: Option<&str>, total: &str, cats:
     assert_eq!(b.format, format, "{}", b.path);
     assert_eq!(b.currency.as_deref(), currency, "{}", b.path);
     assert_eq!(d(&b.total), d(total), "{}: total", b.path);
-    let t = &b.totals;
-    for (cat, got) in [
-        ("compute", &t.compute),
-        ("storage", &t.storage),
-        ("storage_replica", &t.storage_replica),
-        ("bandwidth", &t.bandwidth),
-        ("scheduling", &t.scheduling),
-        ("tax", &t.tax),
-        ("credit", &t.credit),
-        ("other", &t.other),
-    ] {
+    for (cat, got) in b.totals.pairs() {
         let want = cats
             .iter()
             .find(|(c, _)| *c == cat)

@@ -52,21 +52,11 @@ fn new_provider_step2_rules_classify_every_fee() {
     let (r, out) = audit_json(&["--config", WOLKEN_CONFIG, WOLKEN]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let b = &r.bills[0];
-    let t = &b.totals;
     assert_eq!(
-        (
-            t.compute.as_str(),
-            t.storage.as_str(),
-            t.storage_replica.as_str(),
-            t.bandwidth.as_str(),
-            t.scheduling.as_str(),
-            t.tax.as_str(),
-            t.credit.as_str(),
-            t.other.as_str()
-        ),
-        (
+        b.totals.values(),
+        [
             "33.39", "35.00", "10.00", "6.00", "4.00", "16.79", "-5.00", "0"
-        )
+        ]
     );
     assert_eq!(b.subtotal, "88.39");
     assert_eq!(b.hidden, "20.00");

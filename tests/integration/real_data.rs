@@ -16,17 +16,7 @@ fn d(s: &str) -> Decimal {
 }
 
 fn totals(b: &JsonBill) -> [(&'static str, &str); 8] {
-    let t = &b.totals;
-    [
-        ("compute", &t.compute),
-        ("storage", &t.storage),
-        ("storage_replica", &t.storage_replica),
-        ("bandwidth", &t.bandwidth),
-        ("scheduling", &t.scheduling),
-        ("tax", &t.tax),
-        ("credit", &t.credit),
-        ("other", &t.other),
-    ]
+    b.totals.pairs()
 }
 
 /// Rows of a real file, as `scripts/validate_real.py` counts them.

@@ -26,17 +26,7 @@ fn check(rows: u64, parallel: Parallelism) {
         b.total.parse::<rust_decimal::Decimal>().unwrap(),
         expected.total
     );
-    let t = &b.totals;
-    for (cat, got) in [
-        ("compute", &t.compute),
-        ("storage", &t.storage),
-        ("storage_replica", &t.storage_replica),
-        ("bandwidth", &t.bandwidth),
-        ("scheduling", &t.scheduling),
-        ("tax", &t.tax),
-        ("credit", &t.credit),
-        ("other", &t.other),
-    ] {
+    for (cat, got) in b.totals.pairs() {
         let want = expected.totals.get(cat).copied().unwrap_or_default();
         assert_eq!(got.parse::<rust_decimal::Decimal>().unwrap(), want, "{cat}");
     }
