@@ -145,21 +145,8 @@ struct SqlArgs {
     #[arg(long, value_enum, default_value_t = CostArg::Billed)]
     cost: CostArg,
 
-    /// `hidden-fee-share` threshold (`5%` or `0.05`).
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    hidden_threshold: Option<rust_decimal::Decimal>,
-
-    /// `replica-share` threshold.
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    replica_threshold: Option<rust_decimal::Decimal>,
-
-    /// `replica-redundancy` threshold.
-    #[arg(long, value_name = "RATIO", value_parser = parse_fraction)]
-    redundancy_threshold: Option<rust_decimal::Decimal>,
-
-    /// `scheduling-fee-share` threshold.
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    scheduling_threshold: Option<rust_decimal::Decimal>,
+    #[command(flatten)]
+    thresholds: ThresholdArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -284,6 +271,44 @@ struct ExplainArgs {
     all: bool,
 }
 
+/// The share-check thresholds, for `audit`, `check` and `sql`. Each flag wins
+/// over billaudit.toml, which wins over the default.
+#[derive(Debug, Args)]
+struct ThresholdArgs {
+    /// `hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`) [default: 5%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    hidden_threshold: Option<rust_decimal::Decimal>,
+
+    /// `replica-share` threshold: storage_replica / subtotal above this fails [default: 30%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    replica_threshold: Option<rust_decimal::Decimal>,
+
+    /// `replica-redundancy` threshold: (storage + storage_replica) / storage above this [default: 1.2].
+    #[arg(long, value_name = "RATIO", value_parser = parse_fraction)]
+    redundancy_threshold: Option<rust_decimal::Decimal>,
+
+    /// `scheduling-fee-share` threshold: scheduling / compute above this [default: 8%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    scheduling_threshold: Option<rust_decimal::Decimal>,
+}
+
+impl ThresholdArgs {
+    fn apply(&self, t: &mut billaudit::Thresholds) {
+        if let Some(x) = self.hidden_threshold {
+            t.hidden_share = x;
+        }
+        if let Some(x) = self.replica_threshold {
+            t.replica_share = x;
+        }
+        if let Some(x) = self.redundancy_threshold {
+            t.redundancy = x;
+        }
+        if let Some(x) = self.scheduling_threshold {
+            t.scheduling_share = x;
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 struct CommonArgs {
     /// Bill files, directories, globs, or `-` for standard input. Reported in path order.
@@ -310,21 +335,8 @@ struct CommonArgs {
     #[arg(long)]
     keep_going: bool,
 
-    /// `hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`) [default: 5%].
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    hidden_threshold: Option<rust_decimal::Decimal>,
-
-    /// `replica-share` threshold: storage_replica / subtotal above this fails [default: 30%].
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    replica_threshold: Option<rust_decimal::Decimal>,
-
-    /// `replica-redundancy` threshold: (storage + storage_replica) / storage above this [default: 1.2].
-    #[arg(long, value_name = "RATIO", value_parser = parse_fraction)]
-    redundancy_threshold: Option<rust_decimal::Decimal>,
-
-    /// `scheduling-fee-share` threshold: scheduling / compute above this [default: 8%].
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    scheduling_threshold: Option<rust_decimal::Decimal>,
+    #[command(flatten)]
+    thresholds: ThresholdArgs,
 
     /// Stop an input after this much content, counted after decompression
     /// (`500M`, `2G`, or bytes): a guard against decompression bombs. Exit code 2.
@@ -552,19 +564,7 @@ fn sql(a: SqlArgs) -> u8 {
     if let Some(c) = &cfg {
         c.apply_policy(&mut policy);
     }
-    let t = &mut policy.thresholds;
-    if let Some(x) = a.hidden_threshold {
-        t.hidden_share = x;
-    }
-    if let Some(x) = a.replica_threshold {
-        t.replica_share = x;
-    }
-    if let Some(x) = a.redundancy_threshold {
-        t.redundancy = x;
-    }
-    if let Some(x) = a.scheduling_threshold {
-        t.scheduling_share = x;
-    }
+    a.thresholds.apply(&mut policy.thresholds);
     opts.thresholds = policy.thresholds.clone();
     // The same user rules as the audit, in order. A rule the query cannot
     // express is refused by `generate`, never silently left out.
@@ -871,19 +871,7 @@ fn options(c: &CommonArgs) -> Result<Options, u8> {
     if let Some(cfg) = &cfg {
         cfg.apply(&mut opts);
     }
-    let t = &mut opts.policy.thresholds;
-    if let Some(x) = c.hidden_threshold {
-        t.hidden_share = x;
-    }
-    if let Some(x) = c.replica_threshold {
-        t.replica_share = x;
-    }
-    if let Some(x) = c.redundancy_threshold {
-        t.redundancy = x;
-    }
-    if let Some(x) = c.scheduling_threshold {
-        t.scheduling_share = x;
-    }
+    c.thresholds.apply(&mut opts.policy.thresholds);
     if let Some(f) = c.fail_on {
         opts.policy.fail_on = match f {
             FailOn::Error => Severity::Error,
