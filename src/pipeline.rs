@@ -1405,8 +1405,8 @@ impl<'p> Bills<'p> {
     }
 
     fn add_item(&mut self, item: &LineItem) {
-        let cur = item.currency.clone();
-        self.for_currency(&cur).add_item(item);
+        // Borrowed, not cloned: this runs once per row on the ordering thread.
+        self.for_currency(&item.currency).add_item(item);
     }
 
     fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
