@@ -23,13 +23,20 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let delimiter = billaudit::ingest::csv::sniff_delimiter(&text);
     let mut rdr = billaudit::ingest::csv::reader(data, delimiter);
-    for rec in rdr.byte_records().take(10) {
+    for (row, rec) in rdr.byte_records().take(10).enumerate() {
         let Ok(rec) = rec else { break };
         let cells: Vec<String> = rec
             .iter()
             .map(|c| String::from_utf8_lossy(c).into_owned())
             .collect();
-        let _ = detect_header(&opts.profiles, &cells, &Vec::new(), CostBasis::Billed, false);
+        let _ = detect_header(
+            &opts.profiles,
+            &cells,
+            row + 1,
+            &Vec::new(),
+            CostBasis::Billed,
+            false,
+        );
     }
     let _ = billaudit::audit_bytes("fuzz.csv", data, opts);
 });
