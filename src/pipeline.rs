@@ -297,13 +297,7 @@ fn audit_source_all(source: &Source, opts: &Options) -> (Vec<Bill>, Vec<Error>) 
     if ingest::is_zip(source) {
         let mut bills = Vec::new();
         let errors = archive::for_each_entry(source, |display, entry| {
-            let opened = ingest::open_reader_limited(
-                display,
-                Box::new(entry),
-                opts.encoding,
-                opts.max_input_bytes,
-            )?;
-            bills.extend(audit_opened(display, opened, opts)?);
+            bills.extend(audit_entry(display, Box::new(entry), opts)?);
             Ok(())
         });
         return (bills, errors);
@@ -318,6 +312,12 @@ fn audit_source_all(source: &Source, opts: &Options) -> (Vec<Bill>, Vec<Error>) 
     }
 }
 
+/// Audits one ZIP entry, with the same limits as a file.
+fn audit_entry(display: &str, entry: Box<dyn Read + '_>, opts: &Options) -> Result<Vec<Bill>> {
+    let opened = ingest::open_reader_limited(display, entry, opts.encoding, opts.max_input_bytes)?;
+    audit_opened(display, opened, opts)
+}
+
 /// Audits an input held in memory, named `name` in findings and errors: the
 /// same path as a file on disk, ZIP archives and gzip included. For
 /// embedding, tests and the fuzz targets (`fuzz/`).
@@ -326,13 +326,7 @@ pub fn audit_bytes(name: &str, bytes: &[u8], opts: &Options) -> Result<Vec<Bill>
         let mut bills = Vec::new();
         let mut errors =
             archive::entries(name, std::io::Cursor::new(bytes), &mut |display, entry| {
-                let opened = ingest::open_reader_limited(
-                    display,
-                    Box::new(entry),
-                    opts.encoding,
-                    opts.max_input_bytes,
-                )?;
-                bills.extend(audit_opened(display, opened, opts)?);
+                bills.extend(audit_entry(display, Box::new(entry), opts)?);
                 Ok(())
             });
         return if errors.is_empty() {

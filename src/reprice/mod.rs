@@ -150,17 +150,7 @@ impl PriceBook {
             let psource = text(p, "source");
             let pdate = text(p, "date");
             let mut prices = Vec::new();
-            for (j, e) in p
-                .get("price")
-                .and_then(|v| v.as_array())
-                .map(|a| a.as_slice())
-                .unwrap_or_default()
-                .iter()
-                .enumerate()
-            {
-                let Some(e) = e.as_table() else {
-                    return Err(at(format!("price {}: not a table", j + 1)));
-                };
+            for (j, e) in tables(p, "price").map_err(at)?.into_iter().enumerate() {
                 let what = format!("price {}", j + 1);
                 let gpu_text = text(e, "gpu").ok_or_else(|| at(format!("{what}: no `gpu`")))?;
                 let gpu = gpu_model(&gpu_text)
@@ -191,17 +181,7 @@ impl PriceBook {
                 });
             }
             let mut fees = Vec::new();
-            for (j, e) in p
-                .get("fee")
-                .and_then(|v| v.as_array())
-                .map(|a| a.as_slice())
-                .unwrap_or_default()
-                .iter()
-                .enumerate()
-            {
-                let Some(e) = e.as_table() else {
-                    return Err(at(format!("fee {}: not a table", j + 1)));
-                };
+            for (j, e) in tables(p, "fee").map_err(at)?.into_iter().enumerate() {
                 let what = format!("fee {}", j + 1);
                 let per = text(e, "per").unwrap_or_default().to_ascii_lowercase();
                 if !matches!(per.as_str(), "hour" | "day" | "month" | "once") {
@@ -505,6 +485,23 @@ pub fn usage_lines(bill: &Bill) -> Vec<String> {
         ));
     }
     out
+}
+
+/// The entries of an array of tables (`[[platform.price]]`), in order; `key`
+/// absent is no entries, an entry that is not a table is an error.
+fn tables<'a>(parent: &'a toml::Table, key: &str) -> Result<Vec<&'a toml::Table>, String> {
+    parent
+        .get(key)
+        .and_then(|v| v.as_array())
+        .map(|a| a.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(j, e)| {
+            e.as_table()
+                .ok_or_else(|| format!("{key} {}: not a table", j + 1))
+        })
+        .collect()
 }
 
 #[cfg(test)]
