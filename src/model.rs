@@ -251,44 +251,78 @@ impl Totals {
     }
 }
 
-/// A fast 64-bit hash of byte strings, for fingerprints of rows (not for
-/// anything adversarial). Word at a time, multiply-rotate (as FxHash), with
-/// the length of each piece mixed in so `ab|c` and `a|bc` differ, and a
-/// splitmix64 finish so nearby inputs spread over all bits.
-#[derive(Debug, Clone, Copy)]
-pub struct RowHasher(u64);
+/// A fast 64-bit hash of a row's cells, for fingerprints of rows (not for
+/// anything adversarial): XXH3 over the cells' bytes, in runs, and then
+/// over every cell's length, so `ab|c` and `a|bc` differ. Cells can be
+/// left out (a row's own id column): they count neither bytes nor length.
+pub struct RowHasher {
+    h: xxhash_rust::xxh3::Xxh3,
+    /// Cell lengths (4 bytes each) not yet hashed.
+    lens: [u8; 256],
+    n: usize,
+}
 
 impl Default for RowHasher {
     fn default() -> Self {
-        RowHasher(0x9e37_79b9_7f4a_7c15)
+        RowHasher {
+            h: xxhash_rust::xxh3::Xxh3::new(),
+            lens: [0; 256],
+            n: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for RowHasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowHasher").finish_non_exhaustive()
     }
 }
 
 impl RowHasher {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-
-    fn mix(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
+    /// Hashes `bytes`, the concatenation of the cells whose lengths follow
+    /// with [`RowHasher::cell`] (in any interleaving).
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.h.update(bytes);
     }
 
-    pub fn piece(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.mix(u64::from_le_bytes(w));
+    /// Records one cell's length.
+    pub fn cell(&mut self, len: usize) {
+        if self.n + 4 > self.lens.len() {
+            self.h.update(&self.lens[..self.n]);
+            self.n = 0;
         }
-        let rest = chunks.remainder();
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        self.mix(u64::from_le_bytes(w));
-        self.mix(bytes.len() as u64);
+        let len = u32::try_from(len).unwrap_or(u32::MAX);
+        self.lens[self.n..self.n + 4].copy_from_slice(&len.to_le_bytes());
+        self.n += 4;
     }
 
-    pub fn finish(self) -> u64 {
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+    /// One cell: its bytes and its length.
+    pub fn piece(&mut self, bytes: &[u8]) {
+        self.bytes(bytes);
+        self.cell(bytes.len());
     }
+
+    pub fn finish(mut self) -> u64 {
+        self.h.update(&self.lens[..self.n]);
+        self.h.digest()
+    }
+}
+
+/// The fingerprint of a CSV record: every cell except those at `skip`.
+/// The cells are hashed straight from the record's buffer, in runs.
+pub fn record_fingerprint(rec: &csv::ByteRecord, skip: &[usize]) -> u64 {
+    let all = rec.as_slice();
+    let mut h = RowHasher::default();
+    let (mut run, mut at) = (0usize, 0usize);
+    for (i, cell) in rec.iter().enumerate() {
+        if skip.contains(&i) {
+            h.bytes(&all[run..at]);
+            run = at + cell.len();
+        } else {
+            h.cell(cell.len());
+        }
+        at += cell.len();
+    }
+    h.bytes(&all[run..at]);
+    h.finish()
 }

@@ -730,29 +730,32 @@ fn shift_lines(outcome: &mut RowOutcome, by: u64) {
 }
 
 /// Adds one classified row's outcome to the bills, in file order, showing
-/// each item to the item hook (`billaudit lines`).
+/// each item to the item hook (`billaudit lines`). The outcome is borrowed
+/// (only a skip's finding is taken out of it), so that the thread that made
+/// it also frees it.
 fn apply_outcome(
     bills: &mut Bills<'_>,
-    outcome: RowOutcome,
+    outcome: &mut RowOutcome,
     line: u64,
     opts: &Options,
     path: &str,
 ) {
     match outcome {
         RowOutcome::Item(item) => {
-            seen(opts, path, &item);
-            bills.add_item(&item);
+            seen(opts, path, item);
+            bills.add_item(item);
         }
         RowOutcome::WithCredits(item, credits) => {
-            seen(opts, path, &item);
-            bills.add_item(&item);
-            for c in &credits {
+            seen(opts, path, item);
+            bills.add_item(item);
+            for c in credits.iter() {
                 seen(opts, path, c);
                 bills.add_item(c);
             }
         }
-        RowOutcome::Skip(reason, finding) => bills.add_skip(reason, finding),
+        RowOutcome::Skip(reason, finding) => bills.add_skip(*reason, finding.take()),
         RowOutcome::StatedTotal(amount) => {
+            let amount = *amount;
             bills.add_skip(SkipReason::Summary, None);
             bills.primary().stated_total = Some((line, amount));
         }
@@ -797,7 +800,7 @@ fn read_rows<R: Read>(
         let line = rec.position().map_or(rows, |p| p.line()) + line_offset;
         let mut outcome = norm.row(line, &rec);
         class.outcome(&rec, &mut outcome, &mut cache);
-        apply_outcome(bills, outcome, line, opts, path);
+        apply_outcome(bills, &mut outcome, line, opts, path);
     }
     Ok(rows)
 }
@@ -833,6 +836,8 @@ fn shift_error(e: Error, by: u64) -> Error {
 struct Chunk {
     /// Where the range's first record starts.
     start: u64,
+    /// The worker that read it (its rows go back there to be freed).
+    worker: usize,
     /// Each row's outcome, classified, with its line counted from the range's start.
     rows: Vec<(u64, RowOutcome)>,
     /// Where the first record *not* read starts (the next range's proof),
@@ -874,13 +879,16 @@ impl Parallel<'_> {
             let _ = token_tx.send(());
         }
         let token_rx = Mutex::new(token_rx);
+        let (returns, returned): (Vec<_>, Vec<_>) = (0..workers)
+            .map(|_| mpsc::channel::<Vec<(u64, RowOutcome)>>())
+            .unzip();
         let mut rows = 0u64;
         // Where sequential reading must take over: the last proven record
         // boundary and its line, when a cut was not a record boundary.
         let mut resume: Option<(u64, u64)> = None;
         let mut failed: Option<Error> = None;
         std::thread::scope(|scope| {
-            for _ in 0..workers {
+            for (worker, returned) in returned.into_iter().enumerate() {
                 let tx = tx.clone();
                 let (cuts, next, token_rx) = (&cuts, &next, &token_rx);
                 scope.spawn(move || {
@@ -892,7 +900,11 @@ impl Parallel<'_> {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&from) = cuts.get(k) else { break };
                         let to = cuts.get(k + 1).copied().unwrap_or(self.len);
-                        if tx.send((k, self.chunk(from, to))).is_err() {
+                        // Reuse the rows of an applied range: its items are
+                        // dropped here, on the thread that allocated them.
+                        let mut rows = returned.try_iter().last().unwrap_or_default();
+                        rows.clear();
+                        if tx.send((k, self.chunk(from, to, worker, rows))).is_err() {
                             break;
                         }
                     }
@@ -904,7 +916,7 @@ impl Parallel<'_> {
             let mut k_next = 0;
             'outer: for (k, chunk) in rx.iter() {
                 pending.insert(k, chunk);
-                while let Some(chunk) = pending.remove(&k_next) {
+                while let Some(mut chunk) = pending.remove(&k_next) {
                     k_next += 1;
                     let _ = token_tx.send(());
                     if chunk.start != expected.0 {
@@ -913,11 +925,14 @@ impl Parallel<'_> {
                         break 'outer;
                     }
                     let by = expected.1 - 1;
-                    for (line, mut outcome) in chunk.rows {
-                        shift_lines(&mut outcome, by);
-                        apply_outcome(bills, outcome, line + by, self.class.opts, self.path);
+                    for (line, outcome) in &mut chunk.rows {
+                        shift_lines(outcome, by);
+                        apply_outcome(bills, outcome, *line + by, self.class.opts, self.path);
                         rows += 1;
                     }
+                    // The rows go back to the worker that made them, to be
+                    // freed there (freeing on this thread costs far more).
+                    let _ = returns[chunk.worker].send(std::mem::take(&mut chunk.rows));
                     if let Some(e) = chunk.error {
                         failed = Some(shift_error(e, by));
                         break 'outer;
@@ -948,10 +963,11 @@ impl Parallel<'_> {
     }
 
     /// Reads the records that start in `[from, to)`.
-    fn chunk(&self, from: u64, to: u64) -> Chunk {
+    fn chunk(&self, from: u64, to: u64, worker: usize, rows: Vec<(u64, RowOutcome)>) -> Chunk {
         let mut chunk = Chunk {
             start: from,
-            rows: Vec::new(),
+            worker,
+            rows,
             end: to,
             end_line: 1,
             error: None,

@@ -192,9 +192,7 @@ pub fn stable_hash(f: impl FnOnce(&mut std::hash::DefaultHasher)) -> u64 {
 
 /// Hashes a text (for keys that must not keep the whole text).
 pub fn hash_text(s: &str) -> u64 {
-    let mut h = crate::model::RowHasher::default();
-    h.piece(s.as_bytes());
-    h.finish()
+    xxhash_rust::xxh3::xxh3_64(s.as_bytes())
 }
 
 /// `Decimal` rounded for a message to the scale the bill writes money in

@@ -219,13 +219,7 @@ impl RowNormaliser<'_> {
 
     /// Hash of the row's cells, leaving out its row-id columns.
     fn fingerprint(&self, rec: &::csv::ByteRecord) -> u64 {
-        let mut h = crate::model::RowHasher::default();
-        for (i, cell) in rec.iter().enumerate() {
-            if !self.map.row_ids.contains(&i) {
-                h.piece(cell);
-            }
-        }
-        h.finish()
+        crate::model::record_fingerprint(rec, &self.map.row_ids)
     }
 
     fn finding(&self, line: u64, col: usize, message: String) -> Box<Finding> {
