@@ -972,7 +972,7 @@ impl Parallel<'_> {
             end_line: 1,
             error: None,
         };
-        let reader = match ingest::chunks::reader_at(self.file, from) {
+        let reader = match ingest::chunks::range_reader(self.file, from, to) {
             Ok(r) => r,
             Err(e) => {
                 chunk.error = Some(Error::io(self.file, e));

@@ -46,6 +46,11 @@ impl Granularity {
         if !(per == Decimal::ONE || is_day) || q <= Decimal::ZERO {
             return;
         }
+        // One fractional quantity and the bill is not rounded: nothing
+        // below can change the (empty) report any more.
+        if self.fractional > 0 {
+            return;
+        }
         let Some(secs) = elapsed_seconds(item.start, item.end) else {
             return;
         };

@@ -40,13 +40,20 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
     if secs <= 0 {
         return;
     }
-    let Some(elapsed) = Decimal::from(secs).checked_div(Decimal::from(3600)) else {
+    // `q - secs / 3600 > half_unit(q)`, in seconds: no division for the
+    // lines (nearly all) that are not rounded up.
+    let hour = Decimal::from(3600);
+    let (Some(q_secs), Some(tolerance)) = (q.checked_mul(hour), half_unit(q).checked_mul(hour))
+    else {
+        return;
+    };
+    if q_secs - Decimal::from(secs) <= tolerance {
+        return;
+    }
+    let Some(elapsed) = Decimal::from(secs).checked_div(hour) else {
         return;
     };
     let excess = q - elapsed;
-    if excess <= half_unit(q) {
-        return;
-    }
     // Rounding, not a multi-GPU line: the quantity is the elapsed time
     // rounded up to a whole hour or a whole day.
     let day = Decimal::from(24);

@@ -45,16 +45,18 @@ pub struct Seen {
 
 fn key(item: &LineItem) -> u64 {
     // A CSV row's fingerprint already covers every cell the fields below
-    // are read from; the amount and description tell apart the credits a
-    // GCP row lists inside it, which share the row's fingerprint.
+    // are read from, the amount's too; the amount and description tell
+    // apart the credits a GCP row lists inside it, which share the row's
+    // fingerprint.
     if item.fingerprint != 0 {
-        return stable_hash(|h| {
-            item.fingerprint.hash(h);
-            item.amount.normalize().hash(h);
-            if item.forced.is_some_and(|(_, id)| id == "credit-list") {
+        if item.forced.is_some_and(|(_, id)| id == "credit-list") {
+            return stable_hash(|h| {
+                item.fingerprint.hash(h);
+                item.amount.normalize().hash(h);
                 item.description.hash(h);
-            }
-        });
+            });
+        }
+        return item.fingerprint;
     }
     stable_hash(|h| {
         item.resource.hash(h);

@@ -1,4 +1,6 @@
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use rust_decimal::Decimal;
 
@@ -39,17 +41,17 @@ struct Group {
 #[derive(Debug, Default)]
 pub struct IdleStorage {
     /// (resource hash, day) pairs with a compute charge.
-    compute: HashSet<(u64, i32)>,
+    compute: FxHashSet<(u64, i32)>,
     /// Resources with any compute charge.
-    compute_resources: HashSet<u64>,
+    compute_resources: FxHashSet<u64>,
     /// Days with any compute charge in the bill.
-    bill_days: HashSet<i32>,
+    bill_days: FxHashSet<i32>,
     /// The last compute row's (resource, first day, last day): rows of
     /// the same resource and days add nothing.
     last_compute: Option<(Option<u64>, i32, i32)>,
     /// Storage rows per resource and item (hashes of the resource id, `None`
     /// without one, and of the description).
-    groups: HashMap<(Option<u64>, u64), Group>,
+    groups: FxHashMap<(Option<u64>, u64), Group>,
     storage_rows: usize,
     /// Rows not compared because a cap was reached.
     dropped: u64,

@@ -151,7 +151,7 @@ pub fn item_gpu_model(item: &LineItem) -> Option<&'static str> {
 /// memory starts afresh after [`Memo::CAP`] texts.
 #[derive(Debug, Default)]
 pub struct Memo {
-    models: std::collections::HashMap<u64, Option<&'static str>>,
+    models: rustc_hash::FxHashMap<u64, Option<&'static str>>,
     last_unit: Option<(String, Option<Decimal>)>,
 }
 

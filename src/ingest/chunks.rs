@@ -19,7 +19,9 @@ pub const CHUNK_BYTES: u64 = 1024 * 1024;
 pub fn cut_points(path: &Path, start: u64, len: u64, chunk: u64) -> io::Result<Vec<u64>> {
     let mut cuts = vec![start];
     let mut f = File::open(path)?;
-    let mut buf = vec![0u8; 64 * 1024];
+    // Rows are short: a few KB find the next line feed without reading
+    // (and copying) much of the range.
+    let mut buf = vec![0u8; 4 * 1024];
     let mut nominal = start + chunk;
     while nominal < len {
         f.seek(SeekFrom::Start(nominal))?;
@@ -52,6 +54,43 @@ pub fn reader_at(path: &Path, start: u64) -> io::Result<BufReader<File>> {
     Ok(BufReader::with_capacity(256 * 1024, f))
 }
 
+/// A reader of the range `[start, end)` of a file that reads on past `end`
+/// in small steps: the last record of a range usually ends just after
+/// `end`, and reading a whole buffer beyond it would copy bytes that the
+/// next range's reader copies again.
+pub fn range_reader(path: &Path, start: u64, end: u64) -> io::Result<RangeReader> {
+    let mut file = File::open(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    Ok(RangeReader {
+        file,
+        pos: start,
+        end,
+    })
+}
+
+/// See [`range_reader`].
+#[derive(Debug)]
+pub struct RangeReader {
+    file: File,
+    pos: u64,
+    end: u64,
+}
+
+/// How much is read at a time past the end of the range.
+const TAIL_READ: usize = 4 * 1024;
+
+impl Read for RangeReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = match self.end.checked_sub(self.pos) {
+            Some(left) if left > 0 => buf.len().min(usize::try_from(left).unwrap_or(usize::MAX)),
+            _ => buf.len().min(TAIL_READ),
+        };
+        let n = self.file.read(&mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +108,30 @@ mod tests {
             assert_eq!(body.as_bytes()[*c as usize - 1], b'\n');
         }
         assert!(cuts.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn a_range_reader_reads_on_past_its_end_to_the_end_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.csv");
+        let body: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&p, &body).unwrap();
+        for (start, end) in [(0, 10), (7, 50_000), (99_999, 100_000), (50_000, 50_000)] {
+            let mut got = Vec::new();
+            let mut r = range_reader(&p, start, end).unwrap();
+            let mut buf = vec![0u8; 65_536];
+            loop {
+                let n = r.read(&mut buf).unwrap();
+                if n == 0 {
+                    break;
+                }
+                // Past the range's end, reads are small.
+                if r.pos > end + TAIL_READ as u64 {
+                    assert!(n <= TAIL_READ);
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+            assert_eq!(got, &body[start as usize..]);
+        }
     }
 }
