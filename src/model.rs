@@ -251,78 +251,33 @@ impl Totals {
     }
 }
 
-/// A fast 64-bit hash of a row's cells, for fingerprints of rows (not for
-/// anything adversarial): XXH3 over the cells' bytes, in runs, and then
-/// over every cell's length, so `ab|c` and `a|bc` differ. Cells can be
-/// left out (a row's own id column): they count neither bytes nor length.
-pub struct RowHasher {
-    h: xxhash_rust::xxh3::Xxh3,
-    /// Cell lengths (4 bytes each) not yet hashed.
-    lens: [u8; 256],
-    n: usize,
-}
-
-impl Default for RowHasher {
-    fn default() -> Self {
-        RowHasher {
-            h: xxhash_rust::xxh3::Xxh3::new(),
-            lens: [0; 256],
-            n: 0,
-        }
-    }
-}
-
-impl std::fmt::Debug for RowHasher {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RowHasher").finish_non_exhaustive()
-    }
-}
-
-impl RowHasher {
-    /// Hashes `bytes`, the concatenation of the cells whose lengths follow
-    /// with [`RowHasher::cell`] (in any interleaving).
-    pub fn bytes(&mut self, bytes: &[u8]) {
-        self.h.update(bytes);
-    }
-
-    /// Records one cell's length.
-    pub fn cell(&mut self, len: usize) {
-        if self.n + 4 > self.lens.len() {
-            self.h.update(&self.lens[..self.n]);
-            self.n = 0;
-        }
-        let len = u32::try_from(len).unwrap_or(u32::MAX);
-        self.lens[self.n..self.n + 4].copy_from_slice(&len.to_le_bytes());
-        self.n += 4;
-    }
-
-    /// One cell: its bytes and its length.
-    pub fn piece(&mut self, bytes: &[u8]) {
-        self.bytes(bytes);
-        self.cell(bytes.len());
-    }
-
-    pub fn finish(mut self) -> u64 {
-        self.h.update(&self.lens[..self.n]);
-        self.h.digest()
-    }
-}
-
-/// The fingerprint of a CSV record: every cell except those at `skip`.
-/// The cells are hashed straight from the record's buffer, in runs.
+/// The fingerprint of a CSV record, a fast 64-bit hash (not for anything
+/// adversarial) of every cell except those at `skip` (a row's own id
+/// column): XXH3 over the cells' bytes, straight from the record's buffer,
+/// in runs between the skipped cells, then over every kept cell's length,
+/// so that `ab|c` and `a|bc` differ.
 pub fn record_fingerprint(rec: &csv::ByteRecord, skip: &[usize]) -> u64 {
+    use xxhash_rust::xxh3::xxh3_64_with_seed;
     let all = rec.as_slice();
-    let mut h = RowHasher::default();
+    let mut h = 0x9e37_79b9_7f4a_7c15;
+    let mut lens = [0u8; 256];
+    let mut n = 0;
     let (mut run, mut at) = (0usize, 0usize);
     for (i, cell) in rec.iter().enumerate() {
         if skip.contains(&i) {
-            h.bytes(&all[run..at]);
+            h = xxh3_64_with_seed(&all[run..at], h);
             run = at + cell.len();
         } else {
-            h.cell(cell.len());
+            if n == lens.len() {
+                h = xxh3_64_with_seed(&lens, h);
+                n = 0;
+            }
+            let len = u32::try_from(cell.len()).unwrap_or(u32::MAX);
+            lens[n..n + 4].copy_from_slice(&len.to_le_bytes());
+            n += 4;
         }
         at += cell.len();
     }
-    h.bytes(&all[run..at]);
-    h.finish()
+    h = xxh3_64_with_seed(&all[run..at], h);
+    xxh3_64_with_seed(&lens[..n], h)
 }

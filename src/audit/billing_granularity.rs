@@ -30,7 +30,9 @@ pub struct Granularity {
 
 impl Granularity {
     pub fn add(&mut self, item: &LineItem) {
-        if item.category != Category::Compute {
+        // One fractional quantity and the bill is not rounded: nothing
+        // below can change the (empty) report any more.
+        if item.category != Category::Compute || self.fractional > 0 {
             return;
         }
         let (Some(q), Some(unit), Some(_), Some(_)) =
@@ -44,11 +46,6 @@ impl Granularity {
         // Only hour and day units round up visibly in whole numbers.
         let is_day = per == Decimal::from(24);
         if !(per == Decimal::ONE || is_day) || q <= Decimal::ZERO {
-            return;
-        }
-        // One fractional quantity and the bill is not rounded: nothing
-        // below can change the (empty) report any more.
-        if self.fractional > 0 {
             return;
         }
         let Some(secs) = elapsed_seconds(item.start, item.end) else {

@@ -239,16 +239,25 @@ mod tests {
     #[test]
     fn row_hashes_see_cell_boundaries() {
         let h = |cells: &[&str]| {
-            let mut h = crate::model::RowHasher::default();
-            for c in cells {
-                h.piece(c.as_bytes());
-            }
-            h.finish()
+            crate::model::record_fingerprint(&csv::ByteRecord::from(cells.to_vec()), &[])
         };
         assert_ne!(h(&["ab", "c"]), h(&["a", "bc"]));
         assert_ne!(h(&["13.80", ""]), h(&["13.80"]));
         assert_ne!(h(&["pod-7f3a", "13.80"]), h(&["pod-9c21", "13.80"]));
         assert_eq!(h(&["x", "y"]), h(&["x", "y"]));
+        // A skipped cell (a row id) counts neither its bytes nor its length.
+        let skip = |cells: &[&str]| {
+            crate::model::record_fingerprint(&csv::ByteRecord::from(cells.to_vec()), &[1])
+        };
+        assert_eq!(skip(&["a", "id-1", "b"]), skip(&["a", "id-22", "b"]));
+        assert_ne!(skip(&["a", "id-1", "b"]), skip(&["ab", "id-1", ""]));
+        let many: Vec<String> = (0..200).map(|i| i.to_string()).collect();
+        let mut other = many.clone();
+        other[150] = "x".into();
+        assert_ne!(
+            h(&many.iter().map(String::as_str).collect::<Vec<_>>()),
+            h(&other.iter().map(String::as_str).collect::<Vec<_>>())
+        );
         assert_eq!(hash_text("abc"), hash_text("abc"));
     }
 

@@ -167,23 +167,26 @@ impl Classifier {
     /// seen before in `cache`: exports repeat the same descriptions on
     /// thousands of rows.
     pub fn classify_cached(&self, item: &mut LineItem, cache: &mut ClassCache) {
-        let ClassCache { map, key, buf } = cache;
-        self.classify_with(item, Some((map, key)), buf);
+        let ClassCache { map, key, buf, ids } = cache;
+        self.classify_with(item, Some((map, key, ids)), buf);
     }
 
     fn classify_with(
         &self,
         item: &mut LineItem,
-        cache: Option<(&mut CacheMap, &mut String)>,
+        mut cache: Option<(&mut CacheMap, &mut String, &mut RuleIds)>,
         buf: &mut String,
     ) {
         if let Some((category, id)) = item.forced {
             item.category = category;
-            item.rule = format!("profile:{id}").into();
+            item.rule = match cache {
+                Some((_, _, ids)) => ids.profile(id),
+                None => format!("profile:{id}").into(),
+            };
             return;
         }
-        let found = match cache {
-            Some((map, key)) => {
+        let found = match &mut cache {
+            Some((map, key, _)) => {
                 key.clear();
                 key.push(if item.amount > Decimal::ZERO {
                     '+'
@@ -211,16 +214,15 @@ impl Classifier {
             }
             None => self.rule_for(&item.class_text, item.amount, buf),
         };
-        match found {
-            Some(i) => {
-                item.category = self.rules[i].category;
-                item.rule = self.rules[i].id.clone();
-            }
-            None => {
-                item.category = Category::Other;
-                item.rule = self.unclassified.clone();
-            }
-        }
+        let (category, rule) = match found {
+            Some(i) => (self.rules[i].category, &self.rules[i].id),
+            None => (Category::Other, &self.unclassified),
+        };
+        item.category = category;
+        item.rule = match cache {
+            Some((_, _, ids)) => ids.rule(rule),
+            None => rule.clone(),
+        };
     }
 }
 
@@ -233,6 +235,35 @@ pub struct ClassCache {
     map: CacheMap,
     key: String,
     buf: String,
+    ids: RuleIds,
+}
+
+/// This cache's own copies of the rule ids it hands out. Line items carry
+/// their rule id as an `Arc`; an `Arc` shared by every reader thread would
+/// have its count bumped from all of them for every row.
+#[derive(Debug, Default)]
+struct RuleIds {
+    own: FxHashMap<usize, Arc<str>>,
+    profile: FxHashMap<&'static str, Arc<str>>,
+}
+
+impl RuleIds {
+    fn rule(&mut self, shared: &Arc<str>) -> Arc<str> {
+        // Keyed by the shared id's address: one entry per rule.
+        let k = Arc::as_ptr(shared).cast::<u8>() as usize;
+        self.own
+            .entry(k)
+            .or_insert_with(|| Arc::from(&**shared))
+            .clone()
+    }
+
+    /// `profile:<id>` for a row whose category a profile column forced.
+    fn profile(&mut self, id: &'static str) -> Arc<str> {
+        self.profile
+            .entry(id)
+            .or_insert_with(|| format!("profile:{id}").into())
+            .clone()
+    }
 }
 
 impl ClassCache {

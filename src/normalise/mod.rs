@@ -67,23 +67,19 @@ pub fn detect_header<'p>(
 
 /// Labels of a row that states the bill's total instead of charging.
 fn is_total_label(s: &str) -> bool {
+    const LABELS: [&str; 8] = [
+        "total",
+        "grand total",
+        "total due",
+        "amount due",
+        "合计",
+        "总计",
+        "总计金额",
+        "合计金额",
+    ];
     let t = s.trim().trim_end_matches([':', '：']);
-    // Every label below is short: most cells are rejected without allocating.
-    if t.len() > 12 {
-        return false;
-    }
-    let t = t.to_lowercase();
-    matches!(
-        t.as_str(),
-        "total"
-            | "grand total"
-            | "total due"
-            | "amount due"
-            | "合计"
-            | "总计"
-            | "总计金额"
-            | "合计金额"
-    )
+    // The English labels are ASCII: no lowercase copy of the cell is needed.
+    LABELS.iter().any(|l| t.eq_ignore_ascii_case(l))
 }
 
 /// The longest cell read as text. Real cells are short (a long SKU
