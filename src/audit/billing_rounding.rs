@@ -33,7 +33,8 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
     else {
         return;
     };
-    if q <= Decimal::ZERO {
+    // Only a whole number of hours or days can be a rounded-up time.
+    if q <= Decimal::ZERO || !q.fract().is_zero() {
         return;
     }
     let secs = (end - start).num_seconds();

@@ -152,11 +152,13 @@ pub fn item_gpu_model(item: &LineItem) -> Option<&'static str> {
 #[derive(Debug, Default)]
 pub struct Memo {
     models: rustc_hash::FxHashMap<u64, Option<&'static str>>,
-    last_unit: Option<(String, Option<Decimal>)>,
+    units: Vec<(String, Option<Decimal>)>,
 }
 
 impl Memo {
     pub const CAP: usize = 4096;
+    /// Distinct units remembered.
+    const UNITS: usize = 16;
 
     pub fn gpu_model(&mut self, description: &str) -> Option<&'static str> {
         let k = hash_text(description);
@@ -172,14 +174,16 @@ impl Memo {
     }
 
     pub fn unit_hours(&mut self, unit: &str) -> Option<Decimal> {
-        match &self.last_unit {
-            Some((u, h)) if u == unit => *h,
-            _ => {
-                let h = unit_hours(unit);
-                self.last_unit = Some((unit.to_string(), h));
-                h
-            }
+        // A bill has a handful of units, interleaved row by row.
+        if let Some((_, h)) = self.units.iter().find(|(u, _)| u == unit) {
+            return *h;
         }
+        let h = unit_hours(unit);
+        if self.units.len() >= Self::UNITS {
+            self.units.clear();
+        }
+        self.units.push((unit.to_string(), h));
+        h
     }
 }
 
