@@ -14,11 +14,35 @@ use std::path::Path;
 /// Ranges smaller than this are not worth a thread.
 pub const CHUNK_BYTES: u64 = 1024 * 1024;
 
+/// A range holds about this many rows at most: the rows of a range wait in
+/// memory as line items until they are added to the bill, so a file of very
+/// short rows is cut finer than [`CHUNK_BYTES`].
+pub const ROWS_PER_RANGE: u64 = 8192;
+
+/// Ranges are never cut finer than this for their rows' sake.
+const MIN_RANGE_BYTES: u64 = 64 * 1024;
+
+/// The range size for rows of `bytes_per_row` on average: `chunk`, or less
+/// so that a range holds about [`ROWS_PER_RANGE`] rows.
+pub fn range_bytes(chunk: u64, bytes_per_row: u64) -> u64 {
+    chunk.min(
+        bytes_per_row
+            .saturating_mul(ROWS_PER_RANGE)
+            .max(MIN_RANGE_BYTES),
+    )
+}
+
 /// Start offsets of the ranges of `[start, len)`: `start` itself, then one
-/// just after a line feed near every multiple of `chunk` bytes.
+/// just after a line feed near every multiple of `chunk` bytes (fewer
+/// bytes when the first rows are short, see [`range_bytes`]).
 pub fn cut_points(path: &Path, start: u64, len: u64, chunk: u64) -> io::Result<Vec<u64>> {
     let mut cuts = vec![start];
     let mut f = File::open(path)?;
+    let mut sample = Vec::new();
+    f.seek(SeekFrom::Start(start))?;
+    (&mut f).take(MIN_RANGE_BYTES).read_to_end(&mut sample)?;
+    let lines = memchr::memchr_iter(b'\n', &sample).count().max(1) as u64;
+    let chunk = range_bytes(chunk, sample.len() as u64 / lines).max(1);
     // Rows are short: a few KB find the next line feed without reading
     // (and copying) much of the range.
     let mut buf = vec![0u8; 4 * 1024];

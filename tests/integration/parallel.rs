@@ -1,10 +1,13 @@
 //! A large file read on several threads gives exactly what one thread gives:
 //! the same figures, the same findings on the same lines, even when a range
-//! cut falls inside a quoted field that spans lines.
+//! cut falls inside a quoted field that spans lines. The same holds for a
+//! stream (here gzip), cut into blocks as it is read, and for a stream that
+//! breaks off: the error is the one a single thread meets.
 
 use billaudit::report::json::to_json;
 use billaudit::{Options, Parallelism, audit_paths};
 use proptest::prelude::*;
+use std::io::Write;
 
 fn audit(path: &str, parallel: Parallelism) -> String {
     let opts = Options {
@@ -81,6 +84,40 @@ fn parallel_reading_equals_sequential_reading() {
     }
 }
 
+fn gzip(text: &str) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(text.as_bytes()).unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn a_gzip_stream_read_in_blocks_equals_sequential_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big.csv.gz");
+    std::fs::write(&p, gzip(&bill(11, 3000))).unwrap();
+    let path = p.to_str().unwrap();
+    let want = audit(path, SEQUENTIAL);
+    assert!(want.contains("unparsable-value") && want.contains("EUR"));
+    for chunk in [1, 64, 100, 333, 1000, 4096, 65536] {
+        assert_eq!(audit(path, parallel(chunk)), want, "block size {chunk}");
+    }
+}
+
+#[test]
+fn a_stream_that_breaks_off_gives_the_sequential_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("cut.csv.gz");
+    let whole = gzip(&bill(5, 3000));
+    // The gzip stream ends half way: the rows before are read, then an error.
+    std::fs::write(&p, &whole[..whole.len() / 2]).unwrap();
+    let path = p.to_str().unwrap();
+    let want = audit(path, SEQUENTIAL);
+    assert!(want.contains("error"), "{want}");
+    for chunk in [64, 1000, 65536] {
+        assert_eq!(audit(path, parallel(chunk)), want, "block size {chunk}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -89,6 +126,15 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("b.csv");
         std::fs::write(&p, bill(seed, rows)).unwrap();
+        let path = p.to_str().unwrap();
+        prop_assert_eq!(audit(path, parallel(chunk)), audit(path, SEQUENTIAL));
+    }
+
+    #[test]
+    fn any_block_size_gives_the_same_result_on_a_stream(seed in any::<u64>(), rows in 1usize..400, chunk in 1u64..2000) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("b.csv.gz");
+        std::fs::write(&p, gzip(&bill(seed, rows))).unwrap();
         let path = p.to_str().unwrap();
         prop_assert_eq!(audit(path, parallel(chunk)), audit(path, SEQUENTIAL));
     }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Read;
+use std::io::{Cursor, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -24,6 +24,9 @@ use crate::normalise::profile::{
 };
 use crate::normalise::profiles;
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
+
+mod parallel;
+use parallel::{Blocks, Parallel, Ranges};
 
 /// What the content is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -90,6 +93,27 @@ pub struct ProgressHook(pub Arc<dyn Fn(u64, u64) + Send + Sync>);
 impl fmt::Debug for ProgressHook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("ProgressHook")
+    }
+}
+
+/// Keeps what is read while `recording`, and notes the end of the input.
+struct Tee<R> {
+    inner: R,
+    log: Vec<u8>,
+    recording: bool,
+    eof: bool,
+}
+
+impl<R: Read> Read for Tee<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.recording {
+            self.log.extend_from_slice(&buf[..n]);
+        }
+        if n == 0 && !buf.is_empty() {
+            self.eof = true;
+        }
+        Ok(n)
     }
 }
 
@@ -519,7 +543,15 @@ impl<'o> Run<'o> {
             }),
             None => opened.reader,
         };
-        let mut rdr = ingest::csv::reader(reader, delimiter);
+        // What the header search reads is kept: a stream cannot be read
+        // again, and its rows may go to several threads from the header on.
+        let tee = Tee {
+            inner: reader,
+            log: Vec::new(),
+            recording: true,
+            eof: false,
+        };
+        let mut rdr = ingest::csv::reader(tee, delimiter);
         let mut rec = ByteRecord::new();
 
         // The header is found, not assumed: title lines above it are skipped.
@@ -602,35 +634,57 @@ impl<'o> Run<'o> {
             mark,
             path,
         };
-        if let Some((file, bom)) = &seekable {
-            let data_start = bom + rdr.position().byte();
-            let first_line = rdr.position().line();
-            let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
-            let p = opts.parallel;
-            let workers = p.threads.unwrap_or_else(rayon::current_num_threads);
-            if workers >= 2 && len.saturating_sub(data_start) >= p.min_bytes {
-                drop(rdr);
-                let class = Classify {
-                    opts,
-                    user: &state.user,
-                };
-                let par = Parallel {
-                    file,
-                    path,
-                    delimiter,
-                    len,
-                    workers,
-                    norm: &norm,
-                    class: &class,
-                };
-                self.rows += par.read(data_start, first_line, &mut state.bills)?;
-                return Ok(());
-            }
-        }
         let class = Classify {
             opts,
             user: &state.user,
         };
+        rdr.get_mut().recording = false;
+        let p = opts.parallel;
+        let workers = p.threads.unwrap_or_else(rayon::current_num_threads);
+        let (data_start, first_line) = (rdr.position().byte(), rdr.position().line());
+        let par = |file| Parallel {
+            path,
+            delimiter,
+            workers,
+            norm: &norm,
+            class: &class,
+            file,
+        };
+        // A stream's length is known only when the header search read all
+        // of it (small inputs stay on this thread).
+        let stream_is_large = {
+            let tee = rdr.get_ref();
+            let left = (tee.log.len() as u64).saturating_sub(data_start);
+            !tee.eof || left >= p.min_bytes
+        };
+        if workers >= 2 {
+            if let Some((file, bom)) = &seekable {
+                // A plain file: its ranges are read at their offsets.
+                let start = bom + data_start;
+                let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+                if len.saturating_sub(start) >= p.min_bytes {
+                    drop(rdr);
+                    let ranges = Ranges::file(file, start, len, p.chunk_bytes)
+                        .map_err(|e| io_error(path, e))?;
+                    self.rows += par(Some(file.as_path())).read(
+                        ranges,
+                        start,
+                        first_line,
+                        &mut state.bills,
+                    )?;
+                    return Ok(());
+                }
+            } else if stream_is_large {
+                // Cut into blocks from the first data row on.
+                let tee = rdr.into_inner();
+                let mut seen = Cursor::new(tee.log);
+                seen.set_position(data_start);
+                let rest: Box<dyn Read + 'r> = Box::new(seen.chain(tee.inner));
+                let ranges = Ranges::Stream(Blocks::new(rest, p.chunk_bytes));
+                self.rows += par(None).read(ranges, 0, first_line, &mut state.bills)?;
+                return Ok(());
+            }
+        }
         self.rows += read_rows(&mut rdr, 0, &norm, &class, &mut state.bills, path)?;
         Ok(())
     }
@@ -829,190 +883,6 @@ fn shift_error(e: Error, by: u64) -> Error {
             Error::Input(i)
         }
         other => other,
-    }
-}
-
-/// What one range of a large file gave.
-struct Chunk {
-    /// Where the range's first record starts.
-    start: u64,
-    /// The worker that read it (its rows go back there to be freed).
-    worker: usize,
-    /// Each row's outcome, classified, with its line counted from the range's start.
-    rows: Vec<(u64, RowOutcome)>,
-    /// Where the first record *not* read starts (the next range's proof),
-    /// and its line counted from the range's start.
-    end: u64,
-    end_line: u64,
-    error: Option<Error>,
-}
-
-/// Reads one large plain file on several threads. Each range is parsed,
-/// normalised and classified by a worker; this thread adds the rows to the
-/// bills strictly in file order, so every check sees exactly the sequence a
-/// single thread would. At most `workers + 1` ranges are in memory at once.
-struct Parallel<'a> {
-    file: &'a std::path::Path,
-    path: &'a str,
-    delimiter: u8,
-    len: u64,
-    workers: usize,
-    norm: &'a RowNormaliser<'a>,
-    class: &'a Classify<'a>,
-}
-
-impl Parallel<'_> {
-    fn read(&self, start: u64, first_line: u64, bills: &mut Bills<'_>) -> Result<u64> {
-        use std::sync::Mutex;
-        use std::sync::atomic::AtomicUsize;
-        use std::sync::mpsc;
-
-        let chunk = self.class.opts.parallel.chunk_bytes.max(1);
-        let cuts = ingest::chunks::cut_points(self.file, start, self.len, chunk)
-            .map_err(|e| Error::io(self.file, e))?;
-        let n = cuts.len();
-        let workers = self.workers.min(n).max(1);
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
-        let (token_tx, token_rx) = mpsc::sync_channel::<()>(workers + 1);
-        for _ in 0..workers + 1 {
-            let _ = token_tx.send(());
-        }
-        let token_rx = Mutex::new(token_rx);
-        let (returns, returned): (Vec<_>, Vec<_>) = (0..workers)
-            .map(|_| mpsc::channel::<Vec<(u64, RowOutcome)>>())
-            .unzip();
-        let mut rows = 0u64;
-        // Where sequential reading must take over: the last proven record
-        // boundary and its line, when a cut was not a record boundary.
-        let mut resume: Option<(u64, u64)> = None;
-        let mut failed: Option<Error> = None;
-        std::thread::scope(|scope| {
-            for (worker, returned) in returned.into_iter().enumerate() {
-                let tx = tx.clone();
-                let (cuts, next, token_rx) = (&cuts, &next, &token_rx);
-                scope.spawn(move || {
-                    loop {
-                        let got = token_rx.lock().map(|r| r.recv().is_ok()).unwrap_or(false);
-                        if !got {
-                            break;
-                        }
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&from) = cuts.get(k) else { break };
-                        let to = cuts.get(k + 1).copied().unwrap_or(self.len);
-                        // Reuse the rows of an applied range: its items are
-                        // dropped here, on the thread that allocated them.
-                        let mut rows = returned.try_iter().last().unwrap_or_default();
-                        rows.clear();
-                        if tx.send((k, self.chunk(from, to, worker, rows))).is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop(tx);
-            let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
-            let mut expected = (start, first_line);
-            let mut k_next = 0;
-            'outer: for (k, chunk) in rx.iter() {
-                pending.insert(k, chunk);
-                while let Some(mut chunk) = pending.remove(&k_next) {
-                    k_next += 1;
-                    let _ = token_tx.send(());
-                    if chunk.start != expected.0 {
-                        // The cut was inside a record: read on from the proof.
-                        resume = Some(expected);
-                        break 'outer;
-                    }
-                    let by = expected.1 - 1;
-                    for (line, outcome) in &mut chunk.rows {
-                        shift_lines(outcome, by);
-                        apply_outcome(bills, outcome, *line + by, self.class.opts, self.path);
-                        rows += 1;
-                    }
-                    // The rows go back to the worker that made them, to be
-                    // freed there (freeing on this thread costs far more).
-                    let _ = returns[chunk.worker].send(std::mem::take(&mut chunk.rows));
-                    if let Some(e) = chunk.error {
-                        failed = Some(shift_error(e, by));
-                        break 'outer;
-                    }
-                    if let Some(h) = &self.class.opts.progress {
-                        (h.0)(chunk.end - chunk.start, 0);
-                    }
-                    expected = (chunk.end, expected.1 + chunk.end_line - 1);
-                }
-                if k_next >= n {
-                    break;
-                }
-            }
-            // Unblock the workers: no more tokens, and nobody listens.
-            drop(token_tx);
-            drop(rx);
-        });
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        if let Some((offset, line)) = resume {
-            let reader = ingest::chunks::reader_at(self.file, offset)
-                .map_err(|e| Error::io(self.file, e))?;
-            let mut rdr = ingest::csv::reader(reader, self.delimiter);
-            rows += read_rows(&mut rdr, line - 1, self.norm, self.class, bills, self.path)?;
-        }
-        Ok(rows)
-    }
-
-    /// Reads the records that start in `[from, to)`.
-    fn chunk(&self, from: u64, to: u64, worker: usize, rows: Vec<(u64, RowOutcome)>) -> Chunk {
-        let mut chunk = Chunk {
-            start: from,
-            worker,
-            rows,
-            end: to,
-            end_line: 1,
-            error: None,
-        };
-        let reader = match ingest::chunks::range_reader(self.file, from, to) {
-            Ok(r) => r,
-            Err(e) => {
-                chunk.error = Some(Error::io(self.file, e));
-                return chunk;
-            }
-        };
-        let mut rdr = ingest::csv::reader(reader, self.delimiter);
-        let mut rec = ByteRecord::new();
-        let mut cache = ClassCache::default();
-        let mut last_start = 0u64;
-        loop {
-            match rdr.read_byte_record(&mut rec) {
-                Ok(true) => {}
-                Ok(false) => {
-                    chunk.end = from + rdr.position().byte();
-                    chunk.end_line = rdr.position().line();
-                    if !chunk.rows.is_empty() {
-                        if let Err(e) = swallowed(self.path, last_start, chunk.end_line, 0) {
-                            chunk.error = Some(e);
-                        }
-                    }
-                    break;
-                }
-                Err(e) => {
-                    chunk.error = Some(csv_error(self.path, &e));
-                    break;
-                }
-            }
-            let (at, line) = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
-            if from + at >= to {
-                chunk.end = from + at;
-                chunk.end_line = line;
-                break;
-            }
-            last_start = line;
-            let mut outcome = self.norm.row(line, &rec);
-            self.class.outcome(&rec, &mut outcome, &mut cache);
-            chunk.rows.push((line, outcome));
-        }
-        chunk
     }
 }
 

@@ -1,0 +1,506 @@
+//! One large input read on several threads.
+//!
+//! The input is cut into ranges of about `chunk_bytes`, just after a line
+//! feed. Workers parse, normalise and classify the rows of a range; this
+//! thread adds them to the bills strictly in file order, so every check sees
+//! exactly the sequence one thread would. A cut is *speculative*: the reader
+//! of the range before it proves it by ending its last record exactly there.
+//! When a cut was inside a record (a quoted field spanning lines), reading
+//! goes on sequentially from the last proven record boundary.
+//!
+//! Two kinds of input are cut:
+//! - a plain file on disk: cut ahead of time, each range read with its own
+//!   file handle ([`ingest::chunks`]);
+//! - a stream (gzip, a transcoded encoding, standard input, a ZIP entry):
+//!   cut into blocks as this thread reads it; a block's reader reads on into
+//!   the next block for the record that crosses the cut.
+//!
+//! At most `workers + 1` ranges wait between the workers and this thread.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{self, Cursor, Read};
+use std::path::Path;
+use std::sync::{Arc, Mutex, mpsc};
+
+use ::csv::ByteRecord;
+
+use super::{Bills, Classify, apply_outcome, csv_error, read_rows, shift_error, shift_lines};
+use super::{io_error, swallowed};
+use crate::classify::ClassCache;
+use crate::error::{Error, Result};
+use crate::ingest;
+use crate::normalise::{RowNormaliser, RowOutcome};
+
+/// Where the ranges come from.
+pub(super) enum Ranges<'s> {
+    /// A plain file: the start offsets of its ranges, and its length.
+    File {
+        file: &'s Path,
+        cuts: Vec<u64>,
+        len: u64,
+        next: usize,
+    },
+    /// A stream, cut into blocks as it is read.
+    Stream(Blocks<'s>),
+}
+
+/// The rows of one range, each with its line counted from the range's start.
+type Rows = Vec<(u64, RowOutcome)>;
+
+/// What a worker reads.
+enum Job {
+    /// `[from, to)` of the file.
+    Range { from: u64, to: u64 },
+    /// A block of the stream at offset `from`, and the block after it (none
+    /// for the last block) for the record that crosses the cut.
+    Block {
+        from: u64,
+        data: Arc<Vec<u8>>,
+        next: Option<Arc<Vec<u8>>>,
+    },
+}
+
+/// What one range gave.
+struct Chunk {
+    /// Where the range's first record starts.
+    start: u64,
+    /// The worker that read it (its rows go back there to be freed).
+    worker: usize,
+    rows: Rows,
+    /// Where the first record *not* read starts (the next range's proof),
+    /// and its line counted from the range's start.
+    end: u64,
+    end_line: u64,
+    /// The range's last record ran to the end of the bytes its reader had,
+    /// before the end of the input: it may be cut short, so none of the
+    /// range's rows are trusted.
+    unproven: bool,
+    error: Option<Error>,
+}
+
+/// A stream being cut into blocks.
+pub(super) struct Blocks<'s> {
+    rest: Box<dyn Read + 's>,
+    /// Bytes read after the last cut.
+    carry: Vec<u8>,
+    /// Offset of `carry[0]` from the start of the stream's data.
+    at: u64,
+    size: usize,
+    /// Bytes and line feeds cut into blocks so far: blocks of short rows
+    /// are made smaller (see [`ingest::chunks::range_bytes`]).
+    bytes_seen: u64,
+    lines_seen: u64,
+    ended: bool,
+    /// A read error of the stream, kept for the sequential reader to meet
+    /// at its place (with its line), as it would have without the blocks.
+    failed: Option<io::Error>,
+    /// The block read last: it is handed out with the block after it.
+    held: Option<(u64, Arc<Vec<u8>>)>,
+    /// Blocks handed out whose rows are not in the bills yet, oldest first.
+    out: VecDeque<(u64, Arc<Vec<u8>>)>,
+}
+
+impl<'s> Blocks<'s> {
+    /// `rest` is the stream from the first data row on, its offsets counted
+    /// from there.
+    pub(super) fn new(rest: Box<dyn Read + 's>, size: u64) -> Self {
+        Blocks {
+            rest,
+            carry: Vec::new(),
+            at: 0,
+            size: usize::try_from(size.max(1)).unwrap_or(usize::MAX),
+            bytes_seen: 0,
+            lines_seen: 0,
+            ended: false,
+            failed: None,
+            held: None,
+            out: VecDeque::new(),
+        }
+    }
+
+    /// Reads until `carry` holds `want` bytes or the stream ends (or fails).
+    fn fill(&mut self, want: usize) {
+        self.carry.reserve(want.saturating_sub(self.carry.len()));
+        while !self.ended && self.carry.len() < want {
+            let need = (want - self.carry.len()) as u64;
+            match (&mut self.rest).take(need).read_to_end(&mut self.carry) {
+                Ok(0) => self.ended = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.failed = Some(e);
+                    self.ended = true;
+                }
+            }
+        }
+    }
+
+    /// The next block: about `size` bytes ending just after a line feed
+    /// (the rest of the stream at its end).
+    fn read_block(&mut self) -> Option<(u64, Arc<Vec<u8>>)> {
+        // Until a block has shown how long the rows are, a small one.
+        let per_row = match self.lines_seen {
+            0 => 1,
+            n => self.bytes_seen / n,
+        };
+        let size = ingest::chunks::range_bytes(self.size as u64, per_row);
+        let mut want = usize::try_from(size).unwrap_or(self.size).max(1);
+        let cut = loop {
+            self.fill(want);
+            if self.ended {
+                break self.carry.len();
+            }
+            match memchr::memrchr(b'\n', &self.carry) {
+                Some(i) => break i + 1,
+                // A line longer than a block: read on.
+                None => want = want.saturating_mul(2),
+            }
+        };
+        if cut == 0 {
+            return None;
+        }
+        let tail = self.carry.split_off(cut);
+        let block = std::mem::replace(&mut self.carry, tail);
+        self.bytes_seen += block.len() as u64;
+        self.lines_seen += memchr::memchr_iter(b'\n', &block).count() as u64;
+        let from = self.at;
+        self.at += cut as u64;
+        Some((from, Arc::new(block)))
+    }
+
+    fn next_job(&mut self) -> Option<Job> {
+        if self.held.is_none() {
+            self.held = self.read_block();
+        }
+        let (from, data) = self.held.take()?;
+        // A failed stream gives no further blocks: the sequential reader
+        // takes over from the last proven boundary and meets the error.
+        if self.failed.is_some() {
+            self.held = Some((from, data));
+            return None;
+        }
+        let following = self.read_block();
+        self.out.push_back((from, Arc::clone(&data)));
+        let next = following.as_ref().map(|(_, d)| Arc::clone(d));
+        self.held = following;
+        Some(Job::Block { from, data, next })
+    }
+
+    /// The stream from offset `at` on: what the blocks still hold, then the
+    /// rest of the stream (or its error).
+    fn resume(self, at: u64) -> Box<dyn Read + 's> {
+        let mut r: Box<dyn Read + 's> = Box::new(io::empty());
+        let held = self.held.into_iter();
+        let carry = std::iter::once((self.at, Arc::new(self.carry)));
+        for (from, data) in self.out.into_iter().chain(held).chain(carry) {
+            let end = from + data.len() as u64;
+            if end <= at {
+                continue;
+            }
+            let mut c = Cursor::new(Shared(data));
+            c.set_position(at.saturating_sub(from));
+            r = Box::new(r.chain(c));
+        }
+        match self.failed {
+            Some(e) => Box::new(r.chain(Failed(Some(e)))),
+            None => Box::new(r.chain(self.rest)),
+        }
+    }
+}
+
+/// A block shared between this thread and a worker, readable as bytes.
+struct Shared(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// A reader that gives one stored error.
+struct Failed(Option<io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
+}
+
+impl<'s> Ranges<'s> {
+    /// The ranges of `[start, len)` of a plain file.
+    pub(super) fn file(file: &'s Path, start: u64, len: u64, chunk: u64) -> io::Result<Self> {
+        let cuts = ingest::chunks::cut_points(file, start, len, chunk.max(1))?;
+        Ok(Ranges::File {
+            file,
+            cuts,
+            len,
+            next: 0,
+        })
+    }
+
+    fn next_job(&mut self) -> Option<Job> {
+        match self {
+            Ranges::File {
+                cuts, len, next, ..
+            } => {
+                let from = *cuts.get(*next)?;
+                *next += 1;
+                let to = cuts.get(*next).copied().unwrap_or(*len);
+                Some(Job::Range { from, to })
+            }
+            Ranges::Stream(b) => b.next_job(),
+        }
+    }
+
+    /// The rows of the range that starts at `start` are in the bills: its
+    /// bytes are no longer needed.
+    fn applied(&mut self, start: u64) {
+        if let Ranges::Stream(b) = self {
+            while b.out.front().is_some_and(|(from, _)| *from <= start) {
+                b.out.pop_front();
+            }
+        }
+    }
+
+    /// A reader of the input from offset `at` to its end.
+    fn resume(self, path: &str, at: u64) -> Result<Box<dyn Read + 's>> {
+        match self {
+            Ranges::File { file, .. } => {
+                let r = ingest::chunks::reader_at(file, at).map_err(|e| io_error(path, e))?;
+                Ok(Box::new(r))
+            }
+            Ranges::Stream(b) => Ok(b.resume(at)),
+        }
+    }
+
+    /// Whether ranges report their bytes to the progress hook (a stream's
+    /// bytes are counted as they are read).
+    fn counts_progress(&self) -> bool {
+        matches!(self, Ranges::File { .. })
+    }
+}
+
+/// Reads one large input on several threads (see the module docs).
+pub(super) struct Parallel<'a> {
+    pub(super) path: &'a str,
+    pub(super) delimiter: u8,
+    pub(super) workers: usize,
+    pub(super) norm: &'a RowNormaliser<'a>,
+    pub(super) class: &'a Classify<'a>,
+    /// The file, for ranges of a file (read by the workers).
+    pub(super) file: Option<&'a Path>,
+}
+
+impl Parallel<'_> {
+    /// Reads the input from offset `start` (line `first_line`) to its end
+    /// into the bills; returns the number of rows read.
+    pub(super) fn read(
+        &self,
+        mut ranges: Ranges<'_>,
+        start: u64,
+        first_line: u64,
+        bills: &mut Bills<'_>,
+    ) -> Result<u64> {
+        let workers = self.workers.max(1);
+        let cap = workers + 1;
+        let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+        let (job_tx, job_rx) = mpsc::channel::<(usize, Job)>();
+        let job_rx = Mutex::new(job_rx);
+        let (returns, returned): (Vec<_>, Vec<_>) =
+            (0..workers).map(|_| mpsc::channel::<Rows>()).unzip();
+        let counts_progress = ranges.counts_progress();
+        let mut rows = 0u64;
+        // Where sequential reading must take over: the last proven record
+        // boundary and its line, when a cut was not a record boundary.
+        let mut resume: Option<(u64, u64)> = None;
+        let mut failed: Option<Error> = None;
+        std::thread::scope(|scope| {
+            for (worker, returned) in returned.into_iter().enumerate() {
+                let tx = tx.clone();
+                let job_rx = &job_rx;
+                scope.spawn(move || {
+                    // One classification cache per worker, across its ranges.
+                    let mut cache = ClassCache::default();
+                    loop {
+                        let job = match job_rx.lock() {
+                            Ok(rx) => rx.recv(),
+                            Err(_) => break,
+                        };
+                        let Ok((k, job)) = job else { break };
+                        // Reuse the rows of an applied range: its items are
+                        // dropped here, on the thread that allocated them.
+                        let mut recycled = returned.try_iter().last().unwrap_or_default();
+                        recycled.clear();
+                        let chunk = self.chunk(job, worker, recycled, &mut cache);
+                        if tx.send((k, chunk)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
+            let mut expected = (start, first_line);
+            let (mut dispatched, mut k_next, mut exhausted) = (0usize, 0usize, false);
+            'outer: loop {
+                while !exhausted && dispatched - k_next < cap {
+                    match ranges.next_job() {
+                        Some(job) => {
+                            if job_tx.send((dispatched, job)).is_err() {
+                                break 'outer;
+                            }
+                            dispatched += 1;
+                        }
+                        None => exhausted = true,
+                    }
+                }
+                if k_next == dispatched {
+                    // Everything handed out is in the bills.
+                    if let Ranges::Stream(b) = &ranges {
+                        if b.held.is_some() {
+                            // The stream failed: read on sequentially to its error.
+                            resume = Some(expected);
+                        }
+                    }
+                    break;
+                }
+                let Ok((k, chunk)) = rx.recv() else { break };
+                pending.insert(k, chunk);
+                while let Some(mut chunk) = pending.remove(&k_next) {
+                    k_next += 1;
+                    if chunk.start != expected.0 || chunk.unproven {
+                        // The cut was inside a record: read on from the proof.
+                        resume = Some(expected);
+                        break 'outer;
+                    }
+                    let by = expected.1 - 1;
+                    for (line, outcome) in &mut chunk.rows {
+                        shift_lines(outcome, by);
+                        apply_outcome(bills, outcome, *line + by, self.class.opts, self.path);
+                        rows += 1;
+                    }
+                    // The rows go back to the worker that made them, to be
+                    // freed there (freeing on this thread costs far more).
+                    let _ = returns[chunk.worker].send(std::mem::take(&mut chunk.rows));
+                    ranges.applied(chunk.start);
+                    if let Some(e) = chunk.error {
+                        failed = Some(shift_error(e, by));
+                        break 'outer;
+                    }
+                    if counts_progress {
+                        if let Some(h) = &self.class.opts.progress {
+                            (h.0)(chunk.end - chunk.start, 0);
+                        }
+                    }
+                    expected = (chunk.end, expected.1 + chunk.end_line - 1);
+                }
+            }
+            // Unblock the workers: no more jobs, and nobody listens.
+            drop(job_tx);
+            drop(rx);
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if let Some((offset, line)) = resume {
+            let reader = ranges.resume(self.path, offset)?;
+            let mut rdr = ingest::csv::reader(reader, self.delimiter);
+            rows += read_rows(&mut rdr, line - 1, self.norm, self.class, bills, self.path)?;
+        }
+        Ok(rows)
+    }
+
+    /// Reads the records that start in the job's range.
+    fn chunk(&self, job: Job, worker: usize, rows: Rows, cache: &mut ClassCache) -> Chunk {
+        match job {
+            Job::Range { from, to } => {
+                let reader = self
+                    .file
+                    .ok_or_else(|| io::Error::other("no file"))
+                    .and_then(|f| ingest::chunks::range_reader(f, from, to));
+                match reader {
+                    Ok(r) => self.parse(r, (from, to), None, (worker, rows), cache),
+                    Err(e) => Chunk {
+                        start: from,
+                        worker,
+                        rows,
+                        end: to,
+                        end_line: 1,
+                        unproven: false,
+                        error: Some(io_error(self.path, e)),
+                    },
+                }
+            }
+            Job::Block { from, data, next } => {
+                let to = from + data.len() as u64;
+                // Bytes the reader has; `None` when they run to the input's end.
+                let available = next.as_ref().map(|n| data.len() + n.len());
+                let next: &[u8] = next.as_deref().map_or(&[], Vec::as_slice);
+                let reader = data.as_slice().chain(next);
+                self.parse(reader, (from, to), available, (worker, rows), cache)
+            }
+        }
+    }
+
+    /// Parses the records of `reader` (positioned at `from`) that start
+    /// before `to`, for `worker` into its recycled `rows`. `available` is how many bytes the reader has when that
+    /// is not the end of the input.
+    fn parse<R: Read>(
+        &self,
+        reader: R,
+        (from, to): (u64, u64),
+        available: Option<usize>,
+        (worker, rows): (usize, Rows),
+        cache: &mut ClassCache,
+    ) -> Chunk {
+        let mut chunk = Chunk {
+            start: from,
+            worker,
+            rows,
+            end: to,
+            end_line: 1,
+            unproven: false,
+            error: None,
+        };
+        let mut rdr = ingest::csv::reader(reader, self.delimiter);
+        let mut rec = ByteRecord::new();
+        let mut last_start = 0u64;
+        loop {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => {
+                    chunk.end = from + rdr.position().byte();
+                    chunk.end_line = rdr.position().line();
+                    if available.is_some() {
+                        // The bytes ran out inside the range's last record,
+                        // not at the input's end.
+                        chunk.unproven = true;
+                    } else if !chunk.rows.is_empty() {
+                        if let Err(e) = swallowed(self.path, last_start, chunk.end_line, 0) {
+                            chunk.error = Some(e);
+                        }
+                    }
+                    break;
+                }
+                Err(e) => {
+                    chunk.error = Some(csv_error(self.path, &e));
+                    break;
+                }
+            }
+            let (at, line) = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
+            if from + at >= to {
+                chunk.end = from + at;
+                chunk.end_line = line;
+                break;
+            }
+            last_start = line;
+            let mut outcome = self.norm.row(line, &rec);
+            self.class.outcome(&rec, &mut outcome, cache);
+            chunk.rows.push((line, outcome));
+        }
+        chunk
+    }
+}
