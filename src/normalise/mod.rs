@@ -111,6 +111,20 @@ pub struct RowNormaliser<'a> {
 impl RowNormaliser<'_> {
     /// Normalises one record. `line` is the 1-based line where it starts.
     pub fn row(&self, line: u64, rec: &::csv::ByteRecord) -> RowOutcome {
+        self.row_reusing(line, rec, &mut Vec::new())
+    }
+
+    /// Like [`row`](Self::row), building the item in one taken from `spare`
+    /// (items of rows already added to the bill, whose texts keep their
+    /// capacity) when there is one: a reader allocates nothing per row.
+    /// (The items are boxed because rows hand them on boxed.)
+    #[allow(clippy::vec_box)]
+    pub fn row_reusing(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+        spare: &mut Vec<Box<LineItem>>,
+    ) -> RowOutcome {
         if rec
             .iter()
             .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
@@ -132,7 +146,7 @@ impl RowNormaliser<'_> {
                 return RowOutcome::Skip(SkipReason::Unparsable, Some(*finding));
             }
         }
-        match self.row_inner(line, rec) {
+        match self.row_inner(line, rec, spare) {
             Ok(outcome) => outcome,
             Err(finding) => RowOutcome::Skip(SkipReason::Unparsable, Some(*finding)),
         }
@@ -157,21 +171,6 @@ impl RowNormaliser<'_> {
         })
     }
 
-    fn field(
-        &self,
-        line: u64,
-        rec: &::csv::ByteRecord,
-        role: Role,
-    ) -> Result<Option<String>, Box<Finding>> {
-        match self.map.get(role) {
-            Some(i) => {
-                let t = self.text(line, rec, i)?.trim();
-                Ok((!number::is_placeholder(t)).then(|| t.to_string()))
-            }
-            None => Ok(None),
-        }
-    }
-
     /// A cell's trimmed text, `None` when empty or a placeholder; no allocation.
     fn field_str<'r>(
         &self,
@@ -181,7 +180,7 @@ impl RowNormaliser<'_> {
     ) -> Result<Option<&'r str>, Box<Finding>> {
         match self.map.get(role) {
             Some(i) => {
-                let t = self.text(line, rec, i)?.trim();
+                let t = number::trim(self.text(line, rec, i)?);
                 Ok((!number::is_placeholder(t)).then_some(t))
             }
             None => Ok(None),
@@ -230,20 +229,44 @@ impl RowNormaliser<'_> {
         })
     }
 
-    fn row_inner(&self, line: u64, rec: &::csv::ByteRecord) -> Result<RowOutcome, Box<Finding>> {
+    #[allow(clippy::vec_box)]
+    fn row_inner(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+        spare: &mut Vec<Box<LineItem>>,
+    ) -> Result<RowOutcome, Box<Finding>> {
         let amount_col = self.map.get(Role::Amount).unwrap_or(0);
+        let mut item = spare.pop().unwrap_or_else(|| {
+            Box::new(LineItem::with_class_text(
+                0,
+                String::new(),
+                Decimal::ZERO,
+                Vec::new(),
+            ))
+        });
         // Gather the classification texts first: a `合计` row has its label there.
-        let mut tiers: Vec<Vec<String>> = Vec::with_capacity(self.map.class_tiers.len());
-        for tier in &self.map.class_tiers {
-            let mut texts = Vec::with_capacity(tier.len());
+        let tiers = &mut item.class_text;
+        tiers.truncate(self.map.class_tiers.len());
+        tiers.resize_with(self.map.class_tiers.len(), Vec::new);
+        for (tier, texts) in self.map.class_tiers.iter().zip(tiers.iter_mut()) {
+            let mut used = 0;
             for &i in tier {
-                let t = self.text(line, rec, i)?.trim();
+                let t = number::trim(self.text(line, rec, i)?);
                 if !t.is_empty() && !number::is_placeholder(t) {
-                    texts.push(t.to_string());
+                    match texts.get_mut(used) {
+                        Some(kept) => {
+                            kept.clear();
+                            kept.push_str(t);
+                        }
+                        None => texts.push(t.to_string()),
+                    }
+                    used += 1;
                 }
             }
-            tiers.push(texts);
+            texts.truncate(used);
         }
+        let tiers = &item.class_text;
         let first_text = rec
             .iter()
             .take(amount_col.max(1))
@@ -255,8 +278,12 @@ impl RowNormaliser<'_> {
 
         let amount = match self.number(line, rec, Role::Amount)? {
             Some(a) => a,
-            None if is_summary => return Ok(RowOutcome::Skip(SkipReason::Summary, None)),
+            None if is_summary => {
+                spare.push(item);
+                return Ok(RowOutcome::Skip(SkipReason::Summary, None));
+            }
             None => {
+                spare.push(item);
                 let name = self
                     .map
                     .raw
@@ -279,26 +306,53 @@ impl RowNormaliser<'_> {
             }
         };
         if is_summary {
+            spare.push(item);
             return Ok(RowOutcome::StatedTotal(amount));
         }
 
-        let mut description = String::new();
-        let all: Vec<&String> = tiers.iter().flatten().collect();
-        for (k, t) in all.iter().enumerate() {
+        // Every field is set below (`class_text` above, `rule` by the
+        // classifier): the item may have been another row's.
+        let LineItem {
+            line: item_line,
+            description,
+            amount: item_amount,
+            quantity,
+            unit,
+            unit_price,
+            list_amount,
+            currency: _,
+            start,
+            end,
+            resource,
+            fingerprint,
+            class_text,
+            forced,
+            category,
+            rule: _,
+        } = &mut *item;
+        *item_line = line;
+        *item_amount = amount;
+        description.clear();
+        let all = || class_text.iter().flatten();
+        for (k, t) in all().enumerate() {
             // Each distinct text once, in tier order.
-            if !all[..k].contains(t) {
+            if !all().take(k).any(|u| u == t) {
                 if !description.is_empty() {
                     description.push_str(" / ");
                 }
                 description.push_str(t);
             }
         }
-        let mut item = LineItem::with_class_text(line, description, amount, tiers);
-        item.quantity = self.number(line, rec, Role::Quantity)?;
-        item.unit_price = self.number(line, rec, Role::UnitPrice)?;
-        item.list_amount = self.number(line, rec, Role::ListAmount)?;
-        item.unit = self.field(line, rec, Role::Unit)?;
-        item.resource = self.field(line, rec, Role::ResourceId)?;
+        *quantity = self.number(line, rec, Role::Quantity)?;
+        *unit_price = self.number(line, rec, Role::UnitPrice)?;
+        *list_amount = self.number(line, rec, Role::ListAmount)?;
+        put(unit, self.field_str(line, rec, Role::Unit)?);
+        put(resource, self.field_str(line, rec, Role::ResourceId)?);
+        *start = None;
+        *end = None;
+        *fingerprint = 0;
+        *forced = None;
+        *category = Category::Other;
         item.fingerprint = self.fingerprint(rec);
         if item.unit.is_none() {
             if let Some(i) = self.map.get(Role::Quantity) {
@@ -306,10 +360,16 @@ impl RowNormaliser<'_> {
                 item.unit = split_quantity_unit(t, self.mark).map(|(_, u)| u);
             }
         }
-        item.currency = match self.field_str(line, rec, Role::Currency)? {
-            Some(c) => header::currency_value(c).or_else(|| Some(c.to_uppercase())),
-            None => self.map.header_currency.clone(),
-        };
+        match self.field_str(line, rec, Role::Currency)? {
+            // An ISO code as exports write it on every row.
+            Some(c) if c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()) && c != "RMB" => {
+                put(&mut item.currency, Some(c));
+            }
+            Some(c) => {
+                item.currency = header::currency_value(c).or_else(|| Some(c.to_uppercase()));
+            }
+            None => put(&mut item.currency, self.map.header_currency.as_deref()),
+        }
         if let Some(p) = self.field_str(line, rec, Role::Period)? {
             if let Some((s, e)) = date::parse_range(p) {
                 item.start = Some(s);
@@ -344,7 +404,7 @@ impl RowNormaliser<'_> {
             }
         }
         for (i, marker) in &self.map.markers {
-            let t = self.text(line, rec, *i)?.trim();
+            let t = number::trim(self.text(line, rec, *i)?);
             if marker.matches(t) {
                 item.forced = Some((marker.category, marker.id));
                 break;
@@ -366,10 +426,21 @@ impl RowNormaliser<'_> {
                         c
                     })
                     .collect();
-                return Ok(RowOutcome::WithCredits(Box::new(item), items));
+                return Ok(RowOutcome::WithCredits(item, items));
             }
         }
-        Ok(RowOutcome::Item(Box::new(item)))
+        Ok(RowOutcome::Item(item))
+    }
+}
+
+/// Sets a text field to `value`, reusing the text it holds.
+fn put(slot: &mut Option<String>, value: Option<&str>) {
+    match (slot.as_mut(), value) {
+        (Some(kept), Some(v)) => {
+            kept.clear();
+            kept.push_str(v);
+        }
+        (_, v) => *slot = v.map(str::to_string),
     }
 }
 

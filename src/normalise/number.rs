@@ -40,12 +40,26 @@ const MAX_NUMBER_LEN: usize = 128;
 
 /// Placeholders that mean "no value" (compared after trimming, ASCII case-insensitive).
 pub fn is_placeholder(s: &str) -> bool {
-    let t = s.trim();
+    // Every placeholder starts with a sign or a letter: most cells (amounts,
+    // quantities, dates) are told apart by their first byte.
+    if s.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
+    let t = trim(s);
     t.is_empty()
         || matches!(t, "-" | "--" | "—" | "－" | "/" | "N/A" | "n/a" | "NA")
         || t.eq_ignore_ascii_case("null")
         || t.eq_ignore_ascii_case("none")
         || t.eq_ignore_ascii_case("nan")
+}
+
+/// `s.trim()`, without looking for whitespace in a cell that starts and ends
+/// with a visible ASCII character (most cells of an export).
+pub fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(f), Some(l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
 }
 
 /// Parses a money or quantity cell.
@@ -388,6 +402,13 @@ pub fn half_unit(d: Decimal) -> Decimal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn fast_trim_is_trim(s in "[ \t\u{3000}\u{a0}a-z0-9.]{0,12}") {
+            proptest::prop_assert_eq!(trim(&s), s.trim());
+        }
+    }
 
     fn v(s: &str) -> Decimal {
         match parse_number(s, DecimalMark::Dot) {

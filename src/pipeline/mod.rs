@@ -829,6 +829,8 @@ fn read_rows<R: Read>(
     let opts = class.opts;
     let mut rec = ByteRecord::new();
     let mut cache = ClassCache::default();
+    // The item of the row just added, to build the next row in.
+    let mut spare = Vec::with_capacity(1);
     let mut rows = 0u64;
     // Where the last record started: an unclosed quote swallows the rest of
     // the file into it, and only the end of the file shows that.
@@ -852,9 +854,12 @@ fn read_rows<R: Read>(
             }
         }
         let line = rec.position().map_or(rows, |p| p.line()) + line_offset;
-        let mut outcome = norm.row(line, &rec);
+        let mut outcome = norm.row_reusing(line, &rec, &mut spare);
         class.outcome(&rec, &mut outcome, &mut cache);
         apply_outcome(bills, &mut outcome, line, opts, path);
+        if let RowOutcome::Item(item) = outcome {
+            spare.push(item);
+        }
     }
     Ok(rows)
 }

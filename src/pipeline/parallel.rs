@@ -29,6 +29,7 @@ use super::{io_error, swallowed};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;
+use crate::model::LineItem;
 use crate::normalise::{RowNormaliser, RowOutcome};
 
 /// Where the ranges come from.
@@ -46,6 +47,10 @@ pub(super) enum Ranges<'s> {
 
 /// The rows of one range, each with its line counted from the range's start.
 type Rows = Vec<(u64, RowOutcome)>;
+
+/// What a worker keeps from range to range: its classification cache, and
+/// the items of rows already in the bills, to build new rows in.
+type Reuse<'w> = (&'w mut ClassCache, &'w mut Vec<Box<LineItem>>);
 
 /// What a worker reads.
 enum Job {
@@ -322,8 +327,10 @@ impl Parallel<'_> {
                 let tx = tx.clone();
                 let job_rx = &job_rx;
                 scope.spawn(move || {
-                    // One classification cache per worker, across its ranges.
+                    // One classification cache per worker, across its ranges,
+                    // and the items of its applied rows, to be built again.
                     let mut cache = ClassCache::default();
+                    let mut spare: Vec<Box<LineItem>> = Vec::new();
                     loop {
                         let job = match job_rx.lock() {
                             Ok(rx) => rx.recv(),
@@ -333,8 +340,14 @@ impl Parallel<'_> {
                         // Reuse the rows of an applied range: its items are
                         // dropped here, on the thread that allocated them.
                         let mut recycled = returned.try_iter().last().unwrap_or_default();
-                        recycled.clear();
-                        let chunk = self.chunk(job, worker, recycled, &mut cache);
+                        for (_, outcome) in recycled.drain(..) {
+                            if let RowOutcome::Item(item) | RowOutcome::WithCredits(item, _) =
+                                outcome
+                            {
+                                spare.push(item);
+                            }
+                        }
+                        let chunk = self.chunk(job, worker, recycled, (&mut cache, &mut spare));
                         if tx.send((k, chunk)).is_err() {
                             break;
                         }
@@ -414,7 +427,7 @@ impl Parallel<'_> {
     }
 
     /// Reads the records that start in the job's range.
-    fn chunk(&self, job: Job, worker: usize, rows: Rows, cache: &mut ClassCache) -> Chunk {
+    fn chunk(&self, job: Job, worker: usize, rows: Rows, reuse: Reuse<'_>) -> Chunk {
         match job {
             Job::Range { from, to } => {
                 let reader = self
@@ -422,7 +435,7 @@ impl Parallel<'_> {
                     .ok_or_else(|| io::Error::other("no file"))
                     .and_then(|f| ingest::chunks::range_reader(f, from, to));
                 match reader {
-                    Ok(r) => self.parse(r, (from, to), None, (worker, rows), cache),
+                    Ok(r) => self.parse(r, (from, to), None, (worker, rows), reuse),
                     Err(e) => Chunk {
                         start: from,
                         worker,
@@ -440,7 +453,7 @@ impl Parallel<'_> {
                 let available = next.as_ref().map(|n| data.len() + n.len());
                 let next: &[u8] = next.as_deref().map_or(&[], Vec::as_slice);
                 let reader = data.as_slice().chain(next);
-                self.parse(reader, (from, to), available, (worker, rows), cache)
+                self.parse(reader, (from, to), available, (worker, rows), reuse)
             }
         }
     }
@@ -454,7 +467,7 @@ impl Parallel<'_> {
         (from, to): (u64, u64),
         available: Option<usize>,
         (worker, rows): (usize, Rows),
-        cache: &mut ClassCache,
+        (cache, spare): Reuse<'_>,
     ) -> Chunk {
         let mut chunk = Chunk {
             start: from,
@@ -497,7 +510,7 @@ impl Parallel<'_> {
                 break;
             }
             last_start = line;
-            let mut outcome = self.norm.row(line, &rec);
+            let mut outcome = self.norm.row_reusing(line, &rec, spare);
             self.class.outcome(&rec, &mut outcome, cache);
             chunk.rows.push((line, outcome));
         }
