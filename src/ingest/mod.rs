@@ -390,11 +390,25 @@ pub fn open_reader_limited<'a>(
         },
     };
     let prefix_text = decode::decode_prefix(&prefix, encoding);
-    let whole = Cursor::new(prefix).chain(raw);
+    let reader: Box<dyn Read + 'a> = match encoding {
+        // UTF-8 goes through as it is, without a BOM: no decoder layer
+        // copying every byte through a small buffer.
+        TextEncoding::Utf8 => {
+            let bom = if prefix.starts_with(b"\xEF\xBB\xBF") {
+                3
+            } else {
+                0
+            };
+            let mut whole = Cursor::new(prefix);
+            whole.set_position(bom);
+            Box::new(whole.chain(raw))
+        }
+        _ => decode::utf8_reader(Cursor::new(prefix).chain(raw), encoding),
+    };
     Ok(Opened {
         encoding,
         prefix_text,
-        reader: decode::utf8_reader(whole, encoding),
+        reader,
         seekable: None,
         gzipped,
     })
@@ -512,6 +526,27 @@ pub fn group_parts(sources: Vec<Source>) -> Vec<Vec<Source>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_content_comes_through_unchanged_without_its_bom() {
+        let read = |bytes: &'static [u8]| {
+            let mut opened = open_reader("x.csv", Box::new(bytes), None).unwrap();
+            let mut out = Vec::new();
+            opened.reader.read_to_end(&mut out).unwrap();
+            (opened.encoding, out)
+        };
+        let body = "Description,Amount\nGPU 快照,1.00\n";
+        let with_bom: &'static [u8] =
+            b"\xEF\xBB\xBFDescription,Amount\nGPU \xE5\xBF\xAB\xE7\x85\xA7,1.00\n";
+        assert_eq!(
+            read(with_bom),
+            (TextEncoding::Utf8, body.as_bytes().to_vec())
+        );
+        assert_eq!(read(body.as_bytes()).1, body.as_bytes());
+        // Only a leading BOM is removed.
+        let inner: &'static [u8] = b"a,b\n\xEF\xBB\xBFx,1\n";
+        assert_eq!(read(inner).1, inner);
+    }
 
     #[test]
     fn split_parts_are_grouped_in_number_order() {
