@@ -59,7 +59,11 @@ pub struct IdleStorage {
 
 impl IdleStorage {
     pub fn add(&mut self, item: &LineItem) {
-        if item.amount <= Decimal::ZERO {
+        let kept = matches!(
+            item.category,
+            Category::Compute | Category::Storage | Category::StorageReplica
+        );
+        if !kept || item.amount <= Decimal::ZERO {
             return;
         }
         let Some((first, last)) = item_days(item) else {
@@ -86,11 +90,13 @@ impl IdleStorage {
                 }
             }
             Category::Storage | Category::StorageReplica => {
+                if self.storage_rows >= MAX_STORAGE_ROWS {
+                    self.dropped += 1;
+                    return;
+                }
                 let resource = item.resource.as_deref().map(hash_text);
                 let key = (resource, hash_text(&item.description));
-                if self.storage_rows >= MAX_STORAGE_ROWS
-                    || (self.groups.len() >= MAX_RESOURCES && !self.groups.contains_key(&key))
-                {
+                if self.groups.len() >= MAX_RESOURCES && !self.groups.contains_key(&key) {
                     self.dropped += 1;
                     return;
                 }
