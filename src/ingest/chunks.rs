@@ -17,7 +17,7 @@ pub const CHUNK_BYTES: u64 = 1024 * 1024;
 /// A range holds about this many rows at most: the rows of a range wait in
 /// memory as line items until they are added to the bill, so a file of very
 /// short rows is cut finer than [`CHUNK_BYTES`].
-pub const ROWS_PER_RANGE: u64 = 8192;
+pub const ROWS_PER_RANGE: u64 = 2048;
 
 /// Ranges are never cut finer than this for their rows' sake.
 const MIN_RANGE_BYTES: u64 = 64 * 1024;
@@ -132,6 +132,17 @@ mod tests {
             assert_eq!(body.as_bytes()[*c as usize - 1], b'\n');
         }
         assert!(cuts.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn ranges_of_short_rows_are_smaller() {
+        // FOCUS rows of about 546 bytes: 2048 of them exceed a megabyte.
+        assert_eq!(range_bytes(CHUNK_BYTES, 546), CHUNK_BYTES);
+        // 24-byte rows: about 2,700 rows per range, not 43,000.
+        assert_eq!(range_bytes(CHUNK_BYTES, 24), MIN_RANGE_BYTES);
+        assert_eq!(range_bytes(CHUNK_BYTES, 200), 200 * ROWS_PER_RANGE);
+        // A small size asked for (tests) is kept.
+        assert_eq!(range_bytes(100, 24), 100);
     }
 
     #[test]
