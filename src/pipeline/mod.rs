@@ -96,6 +96,10 @@ impl fmt::Debug for ProgressHook {
     }
 }
 
+/// A stream is cut into blocks of at most this size: the blocks waiting
+/// between the threads are held in memory (a file's ranges are not).
+const STREAM_BLOCK_BYTES: u64 = 512 * 1024;
+
 /// Keeps what is read while `recording`, and notes the end of the input.
 struct Tee<R> {
     inner: R,
@@ -680,7 +684,8 @@ impl<'o> Run<'o> {
                 let mut seen = Cursor::new(tee.log);
                 seen.set_position(data_start);
                 let rest: Box<dyn Read + 'r> = Box::new(seen.chain(tee.inner));
-                let ranges = Ranges::Stream(Blocks::new(rest, p.chunk_bytes));
+                let ranges =
+                    Ranges::Stream(Blocks::new(rest, p.chunk_bytes.min(STREAM_BLOCK_BYTES)));
                 self.rows += par(None).read(ranges, 0, first_line, &mut state.bills)?;
                 return Ok(());
             }
