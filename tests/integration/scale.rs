@@ -1,15 +1,29 @@
 //! Correctness at scale: a generated FOCUS export audits to exactly the
-//! totals its generator intended, read on one thread or several.
+//! totals its generator intended, read on one thread or several, plain or
+//! gzipped (a stream cut into blocks).
 
 use billaudit::report::json::to_json;
 use billaudit::{Options, Parallelism, audit_paths};
 
 fn check(rows: u64, parallel: Parallelism) {
+    check_file(rows, parallel, false);
+}
+
+fn check_file(rows: u64, parallel: Parallelism, gz: bool) {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("focus.csv");
-    let mut w = std::io::BufWriter::new(std::fs::File::create(&p).unwrap());
-    let expected = billaudit::generate::focus(rows, 42, &mut w).unwrap();
-    drop(w);
+    let p = dir
+        .path()
+        .join(if gz { "focus.csv.gz" } else { "focus.csv" });
+    let file = std::io::BufWriter::new(std::fs::File::create(&p).unwrap());
+    let expected = if gz {
+        let mut w = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
+        let e = billaudit::generate::focus(rows, 42, &mut w).unwrap();
+        w.finish().unwrap();
+        e
+    } else {
+        let mut w = file;
+        billaudit::generate::focus(rows, 42, &mut w).unwrap()
+    };
     let opts = Options {
         parallel,
         ..Options::default()
@@ -58,9 +72,23 @@ fn a_generated_20k_row_export_matches_its_generator_on_threads() {
     );
 }
 
+#[test]
+fn a_generated_20k_row_gzip_export_matches_its_generator_on_threads() {
+    check_file(
+        20_000,
+        Parallelism {
+            threads: Some(2),
+            min_bytes: 0,
+            chunk_bytes: 256 * 1024,
+        },
+        true,
+    );
+}
+
 /// 100k rows (about 55 MB): `cargo test --release -- --ignored scale`.
 #[test]
 #[ignore = "large: about 55 MB of CSV"]
 fn a_generated_100k_row_export_matches_its_generator() {
     check(100_000, Parallelism::default());
+    check_file(100_000, Parallelism::default(), true);
 }
