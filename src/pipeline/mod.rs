@@ -15,6 +15,7 @@ use crate::audit::{Bill, BillBuilder, Policy, mixed_currency, unparsed_line};
 use crate::classify::user::{BoundRules, UserRules};
 use crate::classify::{ClassCache, Classifier};
 use crate::error::{Error, InputError, Result};
+use crate::ingest::csv::Window;
 use crate::ingest::text::{self, LineKind, SummaryKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
@@ -99,27 +100,6 @@ impl fmt::Debug for ProgressHook {
 /// A stream is cut into blocks of at most this size: the blocks waiting
 /// between the threads are held in memory (a file's ranges are not).
 const STREAM_BLOCK_BYTES: u64 = 512 * 1024;
-
-/// Keeps what is read while `recording`, and notes the end of the input.
-struct Tee<R> {
-    inner: R,
-    log: Vec<u8>,
-    recording: bool,
-    eof: bool,
-}
-
-impl<R: Read> Read for Tee<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if self.recording {
-            self.log.extend_from_slice(&buf[..n]);
-        }
-        if n == 0 && !buf.is_empty() {
-            self.eof = true;
-        }
-        Ok(n)
-    }
-}
 
 /// Counts bytes as they are read, for the progress hook.
 struct Counting<R> {
@@ -549,13 +529,8 @@ impl<'o> Run<'o> {
         };
         // What the header search reads is kept: a stream cannot be read
         // again, and its rows may go to several threads from the header on.
-        let tee = Tee {
-            inner: reader,
-            log: Vec::new(),
-            recording: true,
-            eof: false,
-        };
-        let mut rdr = ingest::csv::reader(tee, delimiter);
+        let window = Window::new(reader);
+        let mut rdr = ingest::csv::reader(window, delimiter);
         let mut rec = ByteRecord::new();
 
         // The header is found, not assumed: title lines above it are skipped.
@@ -574,7 +549,7 @@ impl<'o> Run<'o> {
                 .collect();
             if let Some(state) = &self.state {
                 if cells == state.header {
-                    found = Some(rec.position().map_or(1, |p| p.line()));
+                    found = Some(record_start(&rdr, &rec).1);
                     break;
                 }
                 continue;
@@ -587,7 +562,7 @@ impl<'o> Run<'o> {
                 opts.cost,
                 opts.forced_profile,
             ) {
-                let line = rec.position().map_or(1, |p| p.line());
+                let line = record_start(&rdr, &rec).1;
                 let map = match map {
                     Ok(m) => m,
                     Err(missing) => {
@@ -642,10 +617,15 @@ impl<'o> Run<'o> {
             opts,
             user: &state.user,
         };
-        rdr.get_mut().recording = false;
         let p = opts.parallel;
         let workers = p.threads.unwrap_or_else(rayon::current_num_threads);
-        let (data_start, first_line) = (rdr.position().byte(), rdr.position().line());
+        // Where the first data row starts (after the header's line end).
+        let (data_start, first_line) = {
+            let at = rdr.position();
+            ingest::csv::true_start((at.byte(), at.line()), |b| rdr.get_ref().byte(b))
+        };
+        // A stream's rows on several threads start from what was read so far
+        // (`into_rest`); on this thread, only the last bytes are needed.
         let par = |file| Parallel {
             path,
             delimiter,
@@ -657,9 +637,9 @@ impl<'o> Run<'o> {
         // A stream's length is known only when the header search read all
         // of it (small inputs stay on this thread).
         let stream_is_large = {
-            let tee = rdr.get_ref();
-            let left = (tee.log.len() as u64).saturating_sub(data_start);
-            !tee.eof || left >= p.min_bytes
+            let window = rdr.get_ref();
+            let left = window.bytes_read().saturating_sub(data_start);
+            window.keeps_all() && (!window.eof() || left >= p.min_bytes)
         };
         if workers >= 2 {
             if let Some((file, bom)) = &seekable {
@@ -680,16 +660,15 @@ impl<'o> Run<'o> {
                 }
             } else if stream_is_large {
                 // Cut into blocks from the first data row on.
-                let tee = rdr.into_inner();
-                let mut seen = Cursor::new(tee.log);
-                seen.set_position(data_start);
-                let rest: Box<dyn Read + 'r> = Box::new(seen.chain(tee.inner));
+                let (seen, inner) = rdr.into_inner().into_rest(data_start);
+                let rest: Box<dyn Read + 'r> = Box::new(Cursor::new(seen).chain(inner));
                 let ranges =
                     Ranges::Stream(Blocks::new(rest, p.chunk_bytes.min(STREAM_BLOCK_BYTES)));
                 self.rows += par(None).read(ranges, 0, first_line, &mut state.bills)?;
                 return Ok(());
             }
         }
+        rdr.get_mut().forget();
         self.rows += read_rows(&mut rdr, 0, &norm, &class, &mut state.bills, path)?;
         Ok(())
     }
@@ -824,7 +803,7 @@ fn apply_outcome(
 /// Streams the rows of `rdr` into the bills; lines are the reader's plus
 /// `line_offset`. Returns the number of rows read.
 fn read_rows<R: Read>(
-    rdr: &mut ::csv::Reader<R>,
+    rdr: &mut ::csv::Reader<Window<R>>,
     line_offset: u64,
     norm: &RowNormaliser<'_>,
     class: &Classify<'_>,
@@ -851,14 +830,15 @@ fn read_rows<R: Read>(
             }
             Err(e) => return Err(shift_error(csv_error(path, &e), line_offset)),
         }
-        last_start = rec.position().map_or(last_start, |p| p.line());
+        let (_, start) = record_start(rdr, &rec);
+        last_start = start;
         rows += 1;
         if rows % 16_384 == 0 {
             if let Some(h) = &opts.progress {
                 (h.0)(0, 16_384);
             }
         }
-        let line = rec.position().map_or(rows, |p| p.line()) + line_offset;
+        let line = start + line_offset;
         let mut outcome = norm.row_reusing(line, &rec, &mut spare);
         class.outcome(&rec, &mut outcome, &mut cache);
         apply_outcome(bills, &mut outcome, line, opts, path);
@@ -894,6 +874,12 @@ fn shift_error(e: Error, by: u64) -> Error {
         }
         other => other,
     }
+}
+
+/// Where the record just read starts, as (byte, line) of its reader.
+fn record_start<R: Read>(rdr: &::csv::Reader<Window<R>>, rec: &ByteRecord) -> (u64, u64) {
+    let at = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
+    ingest::csv::true_start(at, |b| rdr.get_ref().byte(b))
 }
 
 #[inline]

@@ -29,6 +29,7 @@ use super::{io_error, swallowed};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;
+use crate::ingest::csv::Window;
 use crate::model::LineItem;
 use crate::normalise::{RowNormaliser, RowOutcome};
 
@@ -48,14 +49,28 @@ pub(super) enum Ranges<'s> {
 /// The rows of one range, each with its line counted from the range's start.
 type Rows = Vec<(u64, RowOutcome)>;
 
-/// What a worker keeps from range to range: its classification cache, and
-/// the items of rows already in the bills, to build new rows in.
-type Reuse<'w> = (&'w mut ClassCache, &'w mut Vec<Box<LineItem>>);
+/// What a worker keeps from range to range: its classification cache, the
+/// items of rows already in the bills (to build new rows in), and the buffer
+/// a file range is read into.
+#[allow(clippy::vec_box)]
+type Reuse<'w> = (
+    &'w mut ClassCache,
+    &'w mut Vec<Box<LineItem>>,
+    &'w mut Vec<u8>,
+);
+
+/// Bytes read past a file range's end with the range: where the next
+/// record really starts (after a CRLF or blank lines) is checked in them.
+const RANGE_TAIL: u64 = 4 * 1024;
+
+/// At most this much of a range is read at once: a range of a few huge
+/// records (a damaged file) is read on from the file as it is parsed.
+const RANGE_BUFFER: u64 = 4 << 20;
 
 /// What a worker reads.
 enum Job {
     /// `[from, to)` of the file.
-    Range { from: u64, to: u64 },
+    Range { from: u64, to: u64, len: u64 },
     /// A block of the stream at offset `from`, and the block after it (none
     /// for the last block) for the record that crosses the cut.
     Block {
@@ -256,7 +271,11 @@ impl<'s> Ranges<'s> {
                 let from = *cuts.get(*next)?;
                 *next += 1;
                 let to = cuts.get(*next).copied().unwrap_or(*len);
-                Some(Job::Range { from, to })
+                Some(Job::Range {
+                    from,
+                    to,
+                    len: *len,
+                })
             }
             Ranges::Stream(b) => b.next_job(),
         }
@@ -333,6 +352,7 @@ impl Parallel<'_> {
                     // and the items of its applied rows, to be built again.
                     let mut cache = ClassCache::default();
                     let mut spare: Vec<Box<LineItem>> = Vec::new();
+                    let mut buf: Vec<u8> = Vec::new();
                     loop {
                         let job = match job_rx.lock() {
                             Ok(rx) => rx.recv(),
@@ -349,7 +369,8 @@ impl Parallel<'_> {
                                 spare.push(item);
                             }
                         }
-                        let chunk = self.chunk(job, worker, recycled, (&mut cache, &mut spare));
+                        let reuse = (&mut cache, &mut spare, &mut buf);
+                        let chunk = self.chunk(job, worker, recycled, reuse);
                         if tx.send((k, chunk)).is_err() {
                             break;
                         }
@@ -422,7 +443,9 @@ impl Parallel<'_> {
         }
         if let Some((offset, line)) = resume {
             let reader = ranges.resume(self.path, offset)?;
-            let mut rdr = ingest::csv::reader(reader, self.delimiter);
+            let mut window = Window::new(reader);
+            window.forget();
+            let mut rdr = ingest::csv::reader(window, self.delimiter);
             rows += read_rows(&mut rdr, line - 1, self.norm, self.class, bills, self.path)?;
         }
         Ok(rows)
@@ -430,14 +453,36 @@ impl Parallel<'_> {
 
     /// Reads the records that start in the job's range.
     fn chunk(&self, job: Job, worker: usize, rows: Rows, reuse: Reuse<'_>) -> Chunk {
+        let (cache, spare, buf) = reuse;
         match job {
-            Job::Range { from, to } => {
-                let reader = self
-                    .file
-                    .ok_or_else(|| io::Error::other("no file"))
-                    .and_then(|f| ingest::chunks::range_reader(f, from, to));
-                match reader {
-                    Ok(r) => self.parse(r, (from, to), None, (worker, rows), reuse),
+            Job::Range { from, to, len } => {
+                // The range and a little more are read at once; a last
+                // record running on past them is read on from the file.
+                let read = |buf: &mut Vec<u8>| -> io::Result<ingest::chunks::RangeReader> {
+                    let file = self.file.ok_or_else(|| io::Error::other("no file"))?;
+                    buf.clear();
+                    let end = (to + RANGE_TAIL)
+                        .min(len)
+                        .min(from + RANGE_BUFFER)
+                        .max(from);
+                    let mut r = ingest::chunks::range_reader(file, from, end)?;
+                    (&mut r).take(end - from).read_to_end(buf)?;
+                    let at = from + buf.len() as u64;
+                    ingest::chunks::range_reader(file, at, to)
+                };
+                match read(buf) {
+                    Ok(tail) => {
+                        let reader = buf.as_slice().chain(tail);
+                        let raw = [buf.as_slice(), &[]];
+                        self.parse(
+                            reader,
+                            raw,
+                            (from, to),
+                            None,
+                            (worker, rows),
+                            (cache, spare),
+                        )
+                    }
                     Err(e) => Chunk {
                         start: from,
                         worker,
@@ -455,7 +500,15 @@ impl Parallel<'_> {
                 let available = next.as_ref().map(|n| data.len() + n.len());
                 let next: &[u8] = next.as_deref().map_or(&[], Vec::as_slice);
                 let reader = data.as_slice().chain(next);
-                self.parse(reader, (from, to), available, (worker, rows), reuse)
+                let raw = [data.as_slice(), next];
+                self.parse(
+                    reader,
+                    raw,
+                    (from, to),
+                    available,
+                    (worker, rows),
+                    (cache, spare),
+                )
             }
         }
     }
@@ -463,13 +516,15 @@ impl Parallel<'_> {
     /// Parses the records of `reader` (positioned at `from`) that start
     /// before `to`, for `worker` into its recycled `rows`. `available` is how many bytes the reader has when that
     /// is not the end of the input.
+    #[allow(clippy::too_many_arguments, clippy::vec_box)]
     fn parse<R: Read>(
         &self,
         reader: R,
+        raw: [&[u8]; 2],
         (from, to): (u64, u64),
         available: Option<usize>,
         (worker, rows): (usize, Rows),
-        (cache, spare): Reuse<'_>,
+        (cache, spare): (&mut ClassCache, &mut Vec<Box<LineItem>>),
     ) -> Chunk {
         let mut chunk = Chunk {
             start: from,
@@ -481,6 +536,15 @@ impl Parallel<'_> {
             error: None,
         };
         let mut rdr = ingest::csv::reader(reader, self.delimiter);
+        // The bytes the reader reads, as far as they are at hand, for where
+        // each record really starts.
+        let byte = |at: u64| {
+            let at = usize::try_from(at).ok()?;
+            match raw[0].get(at) {
+                Some(b) => Some(*b),
+                None => raw[1].get(at - raw[0].len()).copied(),
+            }
+        };
         let mut rec = ByteRecord::new();
         let mut last_start = 0u64;
         loop {
@@ -505,7 +569,8 @@ impl Parallel<'_> {
                     break;
                 }
             }
-            let (at, line) = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
+            let at = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
+            let (at, line) = ingest::csv::true_start(at, byte);
             if from + at >= to {
                 chunk.end = from + at;
                 chunk.end_line = line;

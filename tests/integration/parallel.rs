@@ -118,6 +118,49 @@ fn a_stream_that_breaks_off_gives_the_sequential_error() {
     }
 }
 
+/// (code, line) of every finding, and the totals: what must not depend on
+/// the line ends of the file.
+fn lines_and_totals(json: &str) -> (Vec<(String, Option<u64>)>, Vec<String>) {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let mut lines = Vec::new();
+    let mut totals = Vec::new();
+    for b in v["bills"].as_array().unwrap() {
+        totals.push(b["totals"].to_string());
+        for f in b["findings"].as_array().unwrap() {
+            lines.push((f["code"].as_str().unwrap().to_string(), f["line"].as_u64()));
+        }
+    }
+    (lines, totals)
+}
+
+/// A CRLF file reports the same lines as its LF twin (the csv crate puts a
+/// record after a CRLF, or after blank lines, a line early; billaudit
+/// corrects it), on one thread or several.
+#[test]
+fn crlf_and_blank_lines_do_not_shift_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    // Blank lines in between, and no line end inside a cell.
+    let lf = bill(3, 2000)
+        .replace("\"Volume snapshot\nsecond line, with a comma\"", "Volume snapshot")
+        .replace("\"数据盘快照\r\n(夜间)\"", "数据盘快照")
+        .replace("Internet egress", "\n\nInternet egress");
+    assert!(lf.contains("\n\n\nInternet egress"));
+    let crlf = lf.replace('\n', "\r\n");
+    let p_lf = dir.path().join("lf.csv");
+    let p_crlf = dir.path().join("crlf.csv");
+    std::fs::write(&p_lf, &lf).unwrap();
+    std::fs::write(&p_crlf, &crlf).unwrap();
+    let want = lines_and_totals(&audit(p_lf.to_str().unwrap(), SEQUENTIAL));
+    assert!(want.0.iter().any(|(c, l)| c == "unparsable-value" && l.is_some()));
+    for chunk in [None, Some(100), Some(4096)] {
+        for p in [&p_lf, &p_crlf] {
+            let par = chunk.map_or(SEQUENTIAL, parallel);
+            let got = lines_and_totals(&audit(p.to_str().unwrap(), par));
+            assert_eq!(got, want, "{} {chunk:?}", p.display());
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -135,6 +178,15 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("b.csv.gz");
         std::fs::write(&p, gzip(&bill(seed, rows))).unwrap();
+        let path = p.to_str().unwrap();
+        prop_assert_eq!(audit(path, parallel(chunk)), audit(path, SEQUENTIAL));
+    }
+
+    #[test]
+    fn any_cut_of_a_crlf_file_gives_the_same_result(seed in any::<u64>(), rows in 1usize..300, chunk in 16u64..2000) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("b.csv");
+        std::fs::write(&p, bill(seed, rows).replace('\n', "\r\n")).unwrap();
         let path = p.to_str().unwrap();
         prop_assert_eq!(audit(path, parallel(chunk)), audit(path, SEQUENTIAL));
     }
