@@ -458,22 +458,25 @@ impl Parallel<'_> {
             Job::Range { from, to, len } => {
                 // The range and a little more are read at once; a last
                 // record running on past them is read on from the file.
-                let read = |buf: &mut Vec<u8>| -> io::Result<ingest::chunks::RangeReader> {
+                let read = |buf: &mut Vec<u8>| -> io::Result<(usize, ingest::chunks::RangeReader)> {
                     let file = self.file.ok_or_else(|| io::Error::other("no file"))?;
-                    buf.clear();
                     let end = (to + RANGE_TAIL)
                         .min(len)
                         .min(from + RANGE_BUFFER)
                         .max(from);
+                    let n = usize::try_from(end - from).unwrap_or(0);
+                    // The buffer only grows (and is zeroed) to the largest range.
+                    if buf.len() < n {
+                        buf.resize(n, 0);
+                    }
                     let mut r = ingest::chunks::range_reader(file, from, end)?;
-                    (&mut r).take(end - from).read_to_end(buf)?;
-                    let at = from + buf.len() as u64;
-                    ingest::chunks::range_reader(file, at, to)
+                    r.read_exact(&mut buf[..n])?;
+                    ingest::chunks::range_reader(file, end, to).map(|tail| (n, tail))
                 };
                 match read(buf) {
-                    Ok(tail) => {
-                        let reader = buf.as_slice().chain(tail);
-                        let raw = [buf.as_slice(), &[]];
+                    Ok((n, tail)) => {
+                        let reader = buf[..n].chain(tail);
+                        let raw = [&buf[..n], &[]];
                         self.parse(
                             reader,
                             raw,

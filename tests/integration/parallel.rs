@@ -141,7 +141,10 @@ fn crlf_and_blank_lines_do_not_shift_line_numbers() {
     let dir = tempfile::tempdir().unwrap();
     // Blank lines in between, and no line end inside a cell.
     let lf = bill(3, 2000)
-        .replace("\"Volume snapshot\nsecond line, with a comma\"", "Volume snapshot")
+        .replace(
+            "\"Volume snapshot\nsecond line, with a comma\"",
+            "Volume snapshot",
+        )
         .replace("\"数据盘快照\r\n(夜间)\"", "数据盘快照")
         .replace("Internet egress", "\n\nInternet egress");
     assert!(lf.contains("\n\n\nInternet egress"));
@@ -151,7 +154,11 @@ fn crlf_and_blank_lines_do_not_shift_line_numbers() {
     std::fs::write(&p_lf, &lf).unwrap();
     std::fs::write(&p_crlf, &crlf).unwrap();
     let want = lines_and_totals(&audit(p_lf.to_str().unwrap(), SEQUENTIAL));
-    assert!(want.0.iter().any(|(c, l)| c == "unparsable-value" && l.is_some()));
+    assert!(
+        want.0
+            .iter()
+            .any(|(c, l)| c == "unparsable-value" && l.is_some())
+    );
     for chunk in [None, Some(100), Some(4096)] {
         for p in [&p_lf, &p_crlf] {
             let par = chunk.map_or(SEQUENTIAL, parallel);
