@@ -98,6 +98,21 @@ struct Chunk {
     error: Option<Error>,
 }
 
+impl Chunk {
+    /// A range with nothing read yet, ending where it was cut.
+    fn unread(start: u64, worker: usize, rows: Rows, end: u64) -> Self {
+        Chunk {
+            start,
+            worker,
+            rows,
+            end,
+            end_line: 1,
+            unproven: false,
+            error: None,
+        }
+    }
+}
+
 /// A stream being cut into blocks.
 pub(super) struct Blocks<'s> {
     rest: Box<dyn Read + 's>,
@@ -487,13 +502,8 @@ impl Parallel<'_> {
                         )
                     }
                     Err(e) => Chunk {
-                        start: from,
-                        worker,
-                        rows,
-                        end: to,
-                        end_line: 1,
-                        unproven: false,
                         error: Some(io_error(self.path, e)),
+                        ..Chunk::unread(from, worker, rows, to)
                     },
                 }
             }
@@ -516,9 +526,10 @@ impl Parallel<'_> {
         }
     }
 
-    /// Parses the records of `reader` (positioned at `from`) that start
-    /// before `to`, for `worker` into its recycled `rows`. `available` is how many bytes the reader has when that
-    /// is not the end of the input.
+    /// Parses the records of `reader` (positioned at `from`, its bytes as far
+    /// as they are at hand in `raw`) that start before `to`, for `worker`
+    /// into its recycled `rows`. `available` is how many bytes the reader has
+    /// when that is not the end of the input.
     #[allow(clippy::too_many_arguments, clippy::vec_box)]
     fn parse<R: Read>(
         &self,
@@ -529,15 +540,7 @@ impl Parallel<'_> {
         (worker, rows): (usize, Rows),
         (cache, spare): (&mut ClassCache, &mut Vec<Box<LineItem>>),
     ) -> Chunk {
-        let mut chunk = Chunk {
-            start: from,
-            worker,
-            rows,
-            end: to,
-            end_line: 1,
-            unproven: false,
-            error: None,
-        };
+        let mut chunk = Chunk::unread(from, worker, rows, to);
         let mut rdr = ingest::csv::reader(reader, self.delimiter);
         // The bytes the reader reads, as far as they are at hand, for where
         // each record really starts.
