@@ -1,0 +1,192 @@
+//! Micro-benchmarks of the hot pieces of an audit, one row at a time:
+//! number parsing, header matching, one row normalised and classified, the
+//! row fingerprint, and the checks. `cargo bench` runs them; `cargo test
+//! --all-targets` runs each once, so they keep compiling and working.
+//! The whole-program benchmark against DuckDB is `scripts/bench.sh`
+//! (docs/performance.md).
+
+// A benchmark's fixtures are built in the benchmark: a panic there is a
+// broken benchmark, reported as such.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use billaudit::audit::{BillBuilder, Policy};
+use billaudit::classify::{ClassCache, Classifier};
+use billaudit::model::{LineItem, record_fingerprint};
+use billaudit::normalise::number::{DecimalMark, parse_number};
+use billaudit::normalise::profile::{ColumnMap, CostBasis, Profile};
+use billaudit::normalise::{RowNormaliser, RowOutcome, detect_header, profiles};
+use csv::ByteRecord;
+use divan::{Bencher, black_box};
+
+fn main() {
+    divan::main();
+}
+
+/// A generated FOCUS export: its header cells and its first records.
+fn focus(rows: u64) -> (Vec<String>, Vec<ByteRecord>) {
+    let mut out = Vec::new();
+    billaudit::generate::focus(rows, 42, &mut out).unwrap();
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(&out[..]);
+    let mut records: Vec<ByteRecord> = rdr.byte_records().map(Result::unwrap).collect();
+    let header = records.remove(0);
+    let cells = header
+        .iter()
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect();
+    (cells, records)
+}
+
+fn focus_map(profiles: &[Profile], header: &[String]) -> ColumnMap {
+    let (_, map) = detect_header(profiles, header, 1, &Vec::new(), CostBasis::Billed, false)
+        .expect("FOCUS is recognised");
+    map.expect("no column missing")
+}
+
+#[divan::bench(args = ["39.4078804920", "1,234.56", "¥12.30", "-5e-06", "(5.10)", "-"])]
+fn number(s: &str) -> bool {
+    parse_number(black_box(s), DecimalMark::Dot).is_ok()
+}
+
+#[divan::bench]
+fn header_focus(bencher: Bencher) {
+    let profiles = profiles::builtin();
+    let (header, _) = focus(1);
+    bencher.bench_local(|| {
+        detect_header(
+            black_box(&profiles),
+            black_box(&header),
+            1,
+            &Vec::new(),
+            CostBasis::Billed,
+            false,
+        )
+        .is_some()
+    });
+}
+
+#[divan::bench]
+fn header_unknown(bencher: Bencher) {
+    // No profile matches: every profile is tried and refused.
+    let profiles = profiles::builtin();
+    let header: Vec<String> = ["Foo", "Bar", "Baz", "Qux"].map(String::from).into();
+    bencher.bench_local(|| {
+        detect_header(
+            black_box(&profiles),
+            black_box(&header),
+            1,
+            &Vec::new(),
+            CostBasis::Billed,
+            false,
+        )
+        .is_none()
+    });
+}
+
+/// One FOCUS row: cells read, numbers, dates, currency, fingerprint, texts
+/// for classification (the item reused, as the readers do).
+#[divan::bench]
+fn normalise_row(bencher: Bencher) {
+    let profiles = profiles::builtin();
+    let (header, records) = focus(1000);
+    let map = focus_map(&profiles, &header);
+    let norm = RowNormaliser {
+        map: &map,
+        mark: DecimalMark::Dot,
+        path: "bench.csv",
+    };
+    let mut spare = Vec::new();
+    let mut i = 0;
+    bencher.bench_local(|| {
+        i = (i + 1) % records.len();
+        let outcome = norm.row_reusing(i as u64 + 2, black_box(&records[i]), &mut spare);
+        if let RowOutcome::Item(item) = outcome {
+            spare.push(item);
+        }
+    });
+}
+
+#[divan::bench]
+fn fingerprint_row(bencher: Bencher) {
+    let (_, records) = focus(1);
+    bencher.bench_local(|| record_fingerprint(black_box(&records[0]), &[]));
+}
+
+/// Classification of one row, with the per-reader cache warm (the usual
+/// case) and without it (a text seen for the first time).
+#[divan::bench(args = [true, false])]
+fn classify_row(bencher: Bencher, cached: bool) {
+    let classifier = Classifier::default();
+    let mut item = LineItem::with_class_text(
+        2,
+        "Cross-region replication of object storage / Object Storage / Storage".into(),
+        "6.1554830715".parse().unwrap(),
+        vec![
+            vec!["Cross-region replication of object storage".into()],
+            vec!["Object Storage".into(), "Storage".into()],
+        ],
+    );
+    let mut cache = ClassCache::default();
+    bencher.bench_local(|| {
+        if cached {
+            classifier.classify_cached(black_box(&mut item), &mut cache);
+        } else {
+            classifier.classify(black_box(&mut item));
+        }
+    });
+}
+
+/// Every check on one row (per-line checks and the running state of the
+/// stateful ones), over the rows of a generated export.
+#[divan::bench]
+fn checks_per_row(bencher: Bencher) {
+    let items = classified_items(2000);
+    let policy = Policy::default();
+    let mut bill = BillBuilder::new("bench.csv", "focus", Some("USD".into()), &policy);
+    let mut i = 0;
+    bencher.bench_local(|| {
+        i = (i + 1) % items.len();
+        bill.add_item(black_box(&items[i]));
+    });
+}
+
+/// The bill-level checks and figures at the end of a 2,000-row bill.
+#[divan::bench]
+fn checks_finish(bencher: Bencher) {
+    let items = classified_items(2000);
+    let policy = Policy::default();
+    bencher
+        .with_inputs(|| {
+            let mut bill = BillBuilder::new("bench.csv", "focus", Some("USD".into()), &policy);
+            for item in &items {
+                bill.add_item(item);
+            }
+            bill
+        })
+        .bench_local_values(|bill| bill.finish().findings.len());
+}
+
+fn classified_items(rows: u64) -> Vec<LineItem> {
+    let profiles = profiles::builtin();
+    let (header, records) = focus(rows);
+    let map = focus_map(&profiles, &header);
+    let norm = RowNormaliser {
+        map: &map,
+        mark: DecimalMark::Dot,
+        path: "bench.csv",
+    };
+    let classifier = Classifier::default();
+    let mut cache = ClassCache::default();
+    records
+        .iter()
+        .enumerate()
+        .filter_map(|(i, rec)| match norm.row(i as u64 + 2, rec) {
+            RowOutcome::Item(mut item) => {
+                classifier.classify_cached(&mut item, &mut cache);
+                Some(*item)
+            }
+            _ => None,
+        })
+        .collect()
+}
