@@ -1,5 +1,4 @@
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::Hash;
 
 use rust_decimal::Decimal;
 
@@ -19,28 +18,33 @@ pub const INFO: CheckInfo = CheckInfo {
 /// At most this many distinct rows are remembered at once (about 4 MB).
 pub const MAX_REMEMBERED: usize = 1 << 17;
 
-/// The keys are already hashes: use them as they are.
-#[derive(Debug, Default)]
-struct KeyHasher(u64);
+/// Slots of the table: twice the rows remembered, so probes stay short.
+const SLOTS: usize = 2 * MAX_REMEMBERED;
 
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// Rows seen so far in one bill: hash of the identifying fields -> first line.
+/// Rows seen so far in one bill: hash of the identifying fields -> first
+/// line. An open-addressing table of bare keys (2 MiB, about the size of a
+/// core's cache: a lookup of a new row, the usual case, touches one or two
+/// of its lines), with the lines beside it, read only for a repeat.
 #[derive(Debug, Default)]
 pub struct Seen {
-    first: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// Keys, 0 for an empty slot (a key of 0, which only a hash of the
+    /// fields could give, is stored as 1).
+    keys: Vec<u64>,
+    lines: Vec<u32>,
+    len: usize,
+}
+
+impl Seen {
+    /// The slot of `key`: where it is, or the empty slot where it goes.
+    fn slot(&self, key: u64) -> usize {
+        let mask = SLOTS - 1;
+        // The keys are hashes already: their low bits pick the slot.
+        let mut i = (key as usize) & mask;
+        while self.keys[i] != 0 && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
 }
 
 fn key(item: &LineItem) -> u64 {
@@ -76,8 +80,14 @@ impl Seen {
         if item.amount == Decimal::ZERO {
             return;
         }
-        let k = key(item);
-        if let Some(first) = self.first.get(&k) {
+        if self.keys.is_empty() {
+            self.keys = vec![0; SLOTS];
+            self.lines = vec![0; SLOTS];
+        }
+        let k = key(item).max(1);
+        let i = self.slot(k);
+        if self.keys[i] == k {
+            let first = self.lines[i];
             sink.emit(
                 &INFO,
                 Some(item.line),
@@ -89,10 +99,62 @@ impl Seen {
             );
             return;
         }
-        if self.first.len() >= MAX_REMEMBERED {
-            self.first.clear();
+        if self.len >= MAX_REMEMBERED {
+            self.keys.fill(0);
+            self.len = 0;
         }
-        self.first
-            .insert(k, u32::try_from(item.line).unwrap_or(u32::MAX));
+        let i = self.slot(k);
+        self.keys[i] = k;
+        self.lines[i] = u32::try_from(item.line).unwrap_or(u32::MAX);
+        self.len += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Policy;
+
+    fn row(line: u64, fingerprint: u64) -> LineItem {
+        let mut item = LineItem::new(line, "GPU pod", Decimal::new(1380, 2));
+        item.fingerprint = fingerprint;
+        item
+    }
+
+    #[test]
+    fn a_repeat_names_the_first_line_until_the_memory_starts_afresh() {
+        let policy = Policy {
+            max_findings_per_code: usize::MAX,
+            ..Policy::default()
+        };
+        let mut sink = Sink::new("bill.csv", &policy);
+        let mut seen = Seen::default();
+        // A fingerprint of 0 means none: the row's fields are hashed instead.
+        for (line, fp) in [(2, 7), (3, 0), (4, 7), (5, 7), (6, 0), (7, 1)] {
+            seen.add(&row(line, fp), &mut sink);
+        }
+        let found: Vec<(Option<u64>, bool)> = sink
+            .findings
+            .iter()
+            .map(|f| (f.line, f.message.starts_with("repeats line 2 ")))
+            .collect();
+        assert_eq!(found, [(Some(4), true), (Some(5), true), (Some(6), false)]);
+        assert!(sink.findings[2].message.starts_with("repeats line 3 "));
+        // A zero amount costs nothing twice.
+        let mut zero = row(8, 7);
+        zero.amount = Decimal::ZERO;
+        seen.add(&zero, &mut sink);
+        assert_eq!(sink.findings.len(), 3);
+        // Past MAX_REMEMBERED distinct rows, the memory starts afresh.
+        let mut seen = Seen::default();
+        let mut sink = Sink::new("bill.csv", &policy);
+        for i in 0..MAX_REMEMBERED as u64 {
+            seen.add(&row(i + 2, 1000 + i * 0x9e37_79b9), &mut sink);
+        }
+        seen.add(&row(9, 1000), &mut sink);
+        assert_eq!(sink.findings.len(), 1, "still remembered");
+        seen.add(&row(10, 5), &mut sink);
+        seen.add(&row(11, 1000 + 0x9e37_79b9), &mut sink);
+        assert_eq!(sink.findings.len(), 1, "forgotten after the cap");
     }
 }
