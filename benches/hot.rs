@@ -49,10 +49,15 @@ fn number(s: &str) -> bool {
     parse_number(black_box(s), DecimalMark::Dot).is_ok()
 }
 
-#[divan::bench]
-fn header_focus(bencher: Bencher) {
+/// Header matching: a FOCUS header (found among all profiles), and a
+/// header no profile knows (every profile tried and refused).
+#[divan::bench(args = ["focus", "unknown"])]
+fn header(bencher: Bencher, which: &str) {
     let profiles = profiles::builtin();
-    let (header, _) = focus(1);
+    let header = match which {
+        "focus" => focus(1).0,
+        _ => ["Foo", "Bar", "Baz", "Qux"].map(String::from).into(),
+    };
     bencher.bench_local(|| {
         detect_header(
             black_box(&profiles),
@@ -63,24 +68,6 @@ fn header_focus(bencher: Bencher) {
             false,
         )
         .is_some()
-    });
-}
-
-#[divan::bench]
-fn header_unknown(bencher: Bencher) {
-    // No profile matches: every profile is tried and refused.
-    let profiles = profiles::builtin();
-    let header: Vec<String> = ["Foo", "Bar", "Baz", "Qux"].map(String::from).into();
-    bencher.bench_local(|| {
-        detect_header(
-            black_box(&profiles),
-            black_box(&header),
-            1,
-            &Vec::new(),
-            CostBasis::Billed,
-            false,
-        )
-        .is_none()
     });
 }
 

@@ -101,17 +101,22 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
         scheduling_fee_share: t.scheduling_fee_share.as_ref().map(|s| s.0),
     };
     let codes: Vec<&str> = CHECKS.iter().map(|c| c.code).collect();
-    for (code, level) in &raw.severity {
-        if !codes.contains(&code.get_ref().as_str()) {
-            return Err(err(
-                code.span(),
-                format!(
-                    "unknown check `{}`{}",
-                    code.get_ref(),
-                    suggest(code.get_ref(), &codes)
-                ),
-            ));
+    // A check code must name a check; a near miss gets a "did you mean".
+    let known = |code: &toml::Spanned<String>| {
+        if codes.contains(&code.get_ref().as_str()) {
+            return Ok(());
         }
+        Err(err(
+            code.span(),
+            format!(
+                "unknown check `{}`{}",
+                code.get_ref(),
+                suggest(code.get_ref(), &codes)
+            ),
+        ))
+    };
+    for (code, level) in &raw.severity {
+        known(code)?;
         c.severities
             .insert(code.get_ref().clone(), level.get_ref().severity());
     }
@@ -199,16 +204,7 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
 
     for a in &raw.accept {
         let code = &a.code;
-        if !codes.contains(&code.get_ref().as_str()) {
-            return Err(err(
-                code.span(),
-                format!(
-                    "unknown check `{}`{}",
-                    code.get_ref(),
-                    suggest(code.get_ref(), &codes)
-                ),
-            ));
-        }
+        known(code)?;
         if a.reason.get_ref().trim().is_empty() {
             return Err(err(
                 a.reason.span(),

@@ -100,12 +100,17 @@ pub fn currency_code(raw: &str) -> Option<&'static str> {
     })
 }
 
+/// An ISO code as exports write it on every row (`USD`), which is its own
+/// value; `RMB` is an alias (of `CNY`).
+pub fn is_iso_code(t: &str) -> bool {
+    t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && t != "RMB"
+}
+
 /// A currency cell's value as an ISO code: known names are mapped, other
 /// three-letter codes are kept uppercase, anything else is `None`.
 pub fn currency_value(raw: &str) -> Option<String> {
     let t = raw.trim();
-    // An ISO code as exports write it on every row (`USD`); `RMB` is an alias.
-    if t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && t != "RMB" {
+    if is_iso_code(t) {
         return Some(t.to_string());
     }
     if let Some(c) = currency_code(t) {

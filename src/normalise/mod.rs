@@ -361,10 +361,8 @@ impl RowNormaliser<'_> {
             }
         }
         match self.field_str(line, rec, Role::Currency)? {
-            // An ISO code as exports write it on every row.
-            Some(c) if c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()) && c != "RMB" => {
-                put(&mut item.currency, Some(c));
-            }
+            // Its own value: kept in the item's text, without a new one.
+            Some(c) if header::is_iso_code(c) => put(&mut item.currency, Some(c)),
             Some(c) => {
                 item.currency = header::currency_value(c).or_else(|| Some(c.to_uppercase()));
             }

@@ -484,9 +484,10 @@ impl Parallel<'_> {
                     if buf.len() < n {
                         buf.resize(n, 0);
                     }
-                    let mut r = ingest::chunks::range_reader(file, from, end)?;
+                    // One reader: the buffer first, then on past it.
+                    let mut r = ingest::chunks::range_reader(file, from, to)?;
                     r.read_exact(&mut buf[..n])?;
-                    ingest::chunks::range_reader(file, end, to).map(|tail| (n, tail))
+                    Ok((n, r))
                 };
                 match read(buf) {
                     Ok((n, tail)) => {

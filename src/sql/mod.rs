@@ -837,26 +837,45 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         ",\n    CASE WHEN subtotal > 0 THEN {} END AS replica_share",
         d.share("storage_replica", "subtotal")
     ));
-    s.push_str(&format!(
-        ",\n    (subtotal > 0 AND {}) AS {}",
-        over(d, &["hidden"], "subtotal", t.hidden_share),
-        d.ident("hidden-fee-share")
-    ));
-    s.push_str(&format!(
-        ",\n    (subtotal > 0 AND {}) AS {}",
-        over(d, &["storage_replica"], "subtotal", t.replica_share),
-        d.ident("replica-share")
-    ));
-    s.push_str(&format!(
-        ",\n    (storage_replica > 0 AND (storage <= 0 OR {})) AS {}",
-        over(d, &["storage", "storage_replica"], "storage", t.redundancy),
-        d.ident("replica-redundancy")
-    ));
-    s.push_str(&format!(
-        ",\n    (scheduling > 0 AND (compute <= 0 OR {})) AS {}",
-        over(d, &["scheduling"], "compute", t.scheduling_share),
-        d.ident("scheduling-fee-share")
-    ));
+    // The share checks, as `billaudit audit` judges them: the condition
+    // around the comparison, the parts, the whole, the threshold, the code.
+    let checks = [
+        (
+            ("subtotal > 0 AND ", ""),
+            &["hidden"][..],
+            "subtotal",
+            t.hidden_share,
+            "hidden-fee-share",
+        ),
+        (
+            ("subtotal > 0 AND ", ""),
+            &["storage_replica"],
+            "subtotal",
+            t.replica_share,
+            "replica-share",
+        ),
+        (
+            ("storage_replica > 0 AND (storage <= 0 OR ", ")"),
+            &["storage", "storage_replica"],
+            "storage",
+            t.redundancy,
+            "replica-redundancy",
+        ),
+        (
+            ("scheduling > 0 AND (compute <= 0 OR ", ")"),
+            &["scheduling"],
+            "compute",
+            t.scheduling_share,
+            "scheduling-fee-share",
+        ),
+    ];
+    for ((before, after), parts, whole, threshold, code) in checks {
+        s.push_str(&format!(
+            ",\n    ({before}{}{after}) AS {}",
+            over(d, parts, whole, threshold),
+            d.ident(code)
+        ));
+    }
     s.push_str(&format!(
         "\nFROM totals\nORDER BY {}\n",
         keys.iter()

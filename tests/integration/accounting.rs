@@ -46,6 +46,17 @@ enum Row {
     Missing(usize),
 }
 
+impl Row {
+    /// The row's description index and its amount cell as written.
+    fn cells(&self) -> (usize, String) {
+        match self {
+            Row::Item(d, a) => (*d, a.to_string()),
+            Row::Bad(d, b) => (*d, (*b).to_string()),
+            Row::Missing(d) => (*d, String::new()),
+        }
+    }
+}
+
 fn amount() -> impl Strategy<Value = Decimal> {
     (-1_000_000_000_000i64..1_000_000_000_000i64, 0u32..=10).prop_map(|(m, s)| Decimal::new(m, s))
 }
@@ -79,11 +90,7 @@ fn csv_bytes(rows: &[Row], delimiter: u8) -> Vec<u8> {
     w.write_record(["Description", "Amount", "Currency"])
         .unwrap();
     for r in rows {
-        let (d, a) = match r {
-            Row::Item(d, a) => (*d, a.to_string()),
-            Row::Bad(d, b) => (*d, (*b).to_string()),
-            Row::Missing(d) => (*d, String::new()),
-        };
+        let (d, a) = r.cells();
         let a = if delimiter == b';' {
             a.replace('.', ",")
         } else {
@@ -106,11 +113,7 @@ fn focus_bytes(rows: &[Row]) -> Vec<u8> {
     ])
     .unwrap();
     for r in rows {
-        let (d, a) = match r {
-            Row::Item(d, a) => (*d, a.to_string()),
-            Row::Bad(d, b) => (*d, (*b).to_string()),
-            Row::Missing(d) => (*d, String::new()),
-        };
+        let (d, a) = r.cells();
         w.write_record(["USD", &a, "Usage", DESCRIPTIONS[d], "Cloud"])
             .unwrap();
     }

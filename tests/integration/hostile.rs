@@ -100,6 +100,14 @@ fn assert_input_error(o: &Outcome, needle: &str) {
     assert!(!o.stderr.contains("internal error"), "{}", o.stderr);
 }
 
+/// The first finding of `code` in a JSON bill.
+fn finding<'a>(bill: &'a serde_json::Value, code: &str) -> &'a serde_json::Value {
+    bill["findings"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["code"] == code))
+        .unwrap_or_else(|| panic!("no `{code}` finding in {bill}"))
+}
+
 fn assert_peak_below(o: &Outcome, mib: u64) {
     if let Some(peak) = o.peak_mib {
         assert!(peak < mib, "peak memory {peak} MiB, expected < {mib} MiB");
@@ -183,12 +191,7 @@ fn nul_bytes_after_the_prefix_are_a_finding_on_their_line() {
     let bill = &v["bills"][0];
     assert_eq!(bill["line_items"], 5000);
     assert_eq!(bill["skipped_rows"], 1);
-    let f = bill["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "unparsable-value")
-        .unwrap();
+    let f = finding(bill, "unparsable-value");
     assert_eq!(f["line"], 5002);
 }
 
@@ -205,12 +208,7 @@ fn invalid_utf8_in_the_middle_reports_its_line() {
     let bill = &v["bills"][0];
     assert_eq!(bill["line_items"], 3);
     assert_eq!(bill["skipped_rows"], 1);
-    let f = bill["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "unparsable-value")
-        .unwrap();
+    let f = finding(bill, "unparsable-value");
     assert_eq!(f["line"], 4);
     assert!(
         f["message"].as_str().unwrap().contains("invalid UTF-8"),
@@ -238,12 +236,7 @@ fn a_single_50_mb_field() {
     let bill = &v["bills"][0];
     assert_eq!(bill["line_items"], 2);
     assert_eq!(bill["skipped_rows"], 1);
-    let f = &bill["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "unparsable-value")
-        .unwrap();
+    let f = finding(bill, "unparsable-value");
     assert_eq!(f["line"], 3);
     assert!(
         f["message"]
@@ -664,12 +657,7 @@ fn invalid_utf8_in_a_text_invoice_reports_its_line() {
     assert_eq!(bill["line_items"], 2, "{}", o.stderr);
     assert_eq!(bill["skipped_rows"], 1);
     assert_eq!(bill["total"], "17.00");
-    let f = bill["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "unparsable-value")
-        .unwrap();
+    let f = finding(bill, "unparsable-value");
     assert_eq!(f["line"], 6);
     assert!(
         f["message"]
