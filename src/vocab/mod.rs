@@ -1,0 +1,6 @@
+//! The vocabulary every stage shares: words and names that bills use, each
+//! defined once. The CSV reader, the text reader, the SQL back-end and the
+//! reports all read these tables; none restates them.
+//!
+//! This module sits at the bottom of the stage order, beside [`crate::model`]:
+//! it imports no stage, and every stage may import it.
