@@ -26,7 +26,9 @@ use crate::normalise::profile::{
 use crate::normalise::profiles;
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
 
+mod configured;
 mod parallel;
+pub use configured::UnknownProfile;
 use parallel::{Blocks, Parallel, Ranges};
 
 /// What the content is.
@@ -504,6 +506,7 @@ impl<'o> Run<'o> {
             .delimiter
             .unwrap_or_else(|| ingest::csv::sniff_delimiter(&opened.prefix_text));
         let seekable = opened.seekable.clone();
+        let later_part = self.state.is_some();
         if let Some(st) = &self.state {
             // A later part: its header must be the first part's.
             let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);
@@ -603,6 +606,13 @@ impl<'o> Run<'o> {
         let Some(state) = &mut self.state else {
             return Err(Error::input(path, "no header").into());
         };
+        if later_part {
+            // A later part: user rules scoped to paths see this part's path,
+            // as they do when the part is read alone (`lines`, --no-merge).
+            state.user = opts
+                .user_rules
+                .bind(path, &state.profile.name, &state.map.names);
+        }
         let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
             DecimalMark::Comma
         } else {
