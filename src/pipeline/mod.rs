@@ -613,6 +613,8 @@ impl<'o> Run<'o> {
                 .user_rules
                 .bind(path, &state.profile.name, &state.map.names);
         }
+        // Findings on this part's lines name this part, not the merged bill.
+        state.bills.begin_part(path);
         let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
             DecimalMark::Comma
         } else {
@@ -1229,6 +1231,8 @@ fn csv_error(path: &str, e: &::csv::Error) -> Error {
 /// One bill per currency in a file, in order of first appearance.
 struct Bills<'p> {
     path: String,
+    /// The file now read, for a bill merged from parts ([`Bills::begin_part`]).
+    part: Option<String>,
     format: String,
     default_currency: Option<String>,
     policy: &'p Policy,
@@ -1239,11 +1243,30 @@ impl<'p> Bills<'p> {
     fn new(path: &str, format: &str, default_currency: Option<String>, policy: &'p Policy) -> Self {
         Bills {
             path: path.to_string(),
+            part: None,
             format: format.to_string(),
             default_currency,
             policy,
             list: Vec::new(),
         }
+    }
+
+    /// The rows added from now on come from the file `path`: findings on
+    /// them name it (a part of a merged bill, or the one file).
+    fn begin_part(&mut self, path: &str) {
+        for b in &mut self.list {
+            b.begin_part(path);
+        }
+        self.part = Some(path.to_string());
+    }
+
+    /// A new bill (another currency), told which part is being read.
+    fn open(&self, currency: Option<String>) -> BillBuilder<'p> {
+        let mut b = BillBuilder::new(&self.path, &self.format, currency, self.policy);
+        if let Some(p) = &self.part {
+            b.begin_part(p);
+        }
+        b
     }
 
     /// The bill that takes rows without a currency: the header's currency, or
@@ -1254,8 +1277,8 @@ impl<'p> Bills<'p> {
             Some(i) => i,
             None if !self.list.is_empty() && cur.is_none() => 0,
             None => {
-                self.list
-                    .push(BillBuilder::new(&self.path, &self.format, cur, self.policy));
+                let b = self.open(cur);
+                self.list.push(b);
                 self.list.len() - 1
             }
         };
@@ -1280,12 +1303,8 @@ impl<'p> Bills<'p> {
         if self.default_currency.is_none() {
             self.default_currency = currency.clone();
         }
-        self.list.push(BillBuilder::new(
-            &self.path,
-            &self.format,
-            currency.clone(),
-            self.policy,
-        ));
+        let b = self.open(currency.clone());
+        self.list.push(b);
         let n = self.list.len() - 1;
         &mut self.list[n]
     }
