@@ -244,7 +244,7 @@ impl<'p> Sink<'p> {
     }
 
     /// The file of part `part` (the bill's own path when it has no parts).
-    fn part_path(&self, part: usize) -> &str {
+    pub fn part_path(&self, part: usize) -> &str {
         self.parts
             .get(part)
             .map_or(self.path.as_str(), String::as_str)
@@ -475,7 +475,7 @@ impl<'p> BillBuilder<'p> {
         ingress_charged::check(item, &mut self.sink);
         self.duplicates.add(item, &mut self.sink);
         self.unclassified.add(item, self.sink.part());
-        self.top_hidden.add(item);
+        self.top_hidden.add_in(item, self.sink.part());
         self.monthly.add(item);
         self.idle_storage.add(item, self.sink.part());
         self.granularity.add(item);
@@ -538,6 +538,16 @@ impl<'p> BillBuilder<'p> {
             currency.as_deref(),
             &mut self.sink,
         );
+        // Each kept item names the file of its line (a part of a merged bill).
+        let hidden_items = self.top_hidden.seen;
+        let top_hidden: Vec<HiddenItem> = std::mem::take(&mut self.top_hidden)
+            .finish()
+            .into_iter()
+            .map(|mut h| {
+                h.path = self.sink.part_path(h.part).to_string();
+                h
+            })
+            .collect();
         let findings = self.sink.finish();
         let passed = !findings.iter().any(|f| f.fails(policy.fail_on));
         Bill {
@@ -554,8 +564,8 @@ impl<'p> BillBuilder<'p> {
             stated_total: self.stated_total.map(|(_, d)| d),
             stated_subtotal: self.stated_subtotal.map(|(_, d)| d),
             hidden_threshold: policy.thresholds.hidden_share,
-            hidden_items: self.top_hidden.seen,
-            top_hidden: self.top_hidden.finish(),
+            hidden_items,
+            top_hidden,
             monthly: self.monthly.finish(),
             gpu_usage: std::mem::take(&mut self.gpu).finish(),
             totals,

@@ -216,3 +216,55 @@ fn years_and_dates_are_not_part_numbers() {
         ]
     );
 }
+
+/// The HTML report's largest hidden items, and a repeated row, name the part
+/// their line is in.
+#[test]
+fn hidden_items_and_repeats_on_a_merged_bill_name_the_part() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bill_1.csv"),
+        format!(
+            "{HEADER}GPU RTX 4090 hours,10,2.00,20.00,USD\nInternet egress 5 GB,5,0.10,0.50,USD\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("bill_2.csv"),
+        format!(
+            "{HEADER}Internet egress 90 GB,90,0.10,9.00,USD\nGPU RTX 4090 hours,10,2.00,20.00,USD\n"
+        ),
+    )
+    .unwrap();
+    let out = run_in(
+        dir.path(),
+        &["audit", "--format", "html", "bill_1.csv", "bill_2.csv"],
+    );
+    let html = stdout(&out);
+    assert!(
+        html.contains(">bill_2.csv:2<"),
+        "largest hidden item: {html}"
+    );
+    assert!(
+        html.contains(">bill_1.csv:3<"),
+        "second hidden item: {html}"
+    );
+    assert!(!html.contains("+ bill_2.csv:2"), "{html}");
+    // bill_2.csv line 3 repeats bill_1.csv line 2 exactly.
+    let out = run_in(
+        dir.path(),
+        &["audit", "--format", "json", "bill_1.csv", "bill_2.csv"],
+    );
+    let r: billaudit::report::json::JsonReport = serde_json::from_slice(&out.stdout).unwrap();
+    let dup = r.bills[0]
+        .findings
+        .iter()
+        .find(|f| f.code == "duplicate-line")
+        .unwrap_or_else(|| panic!("{:#?}", r.bills[0].findings));
+    assert_eq!((dup.path.as_str(), dup.line), ("bill_2.csv", Some(3)));
+    assert!(
+        dup.message.starts_with("repeats line 2 of bill_1.csv "),
+        "{}",
+        dup.message
+    );
+}
