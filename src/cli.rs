@@ -9,14 +9,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use billaudit::audit::{Policy, parse_fraction};
+use billaudit::audit::parse_fraction;
 use billaudit::config::{self, Config};
 use billaudit::expect;
 use billaudit::ingest::TextEncoding;
 use billaudit::ingest::{Origin, Source};
 use billaudit::normalise::profile::Profile;
 use billaudit::normalise::profile::{CostBasis, Role};
-use billaudit::normalise::profiles::{builtin, by_name};
+use billaudit::normalise::profiles::builtin;
 use billaudit::pipeline::ProgressHook;
 use billaudit::report::{self, Context, Format, json};
 use billaudit::{InputKind, Options, Severity};
@@ -97,9 +97,15 @@ struct RepriceArgs {
     #[arg(long, value_enum, default_value_t = RepriceFormat::Human)]
     format: RepriceFormat,
 
-    /// Read every input with this profile instead of recognising it.
+    /// Read every input with this profile instead of recognising it (a user
+    /// profile of billaudit.toml or a built-in one).
     #[arg(long, value_name = "NAME")]
     profile: Option<String>,
+
+    /// Read this config instead of the nearest billaudit.toml (its user
+    /// profiles and rules decide how the bill is read and classified).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -497,19 +503,10 @@ fn reprice(r: RepriceArgs) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let mut opts = Options::default();
-    if let Some(name) = &r.profile {
-        match by_name(name) {
-            Some(p) => {
-                opts.profiles = vec![p];
-                opts.forced_profile = true;
-            }
-            None => {
-                let _ = writeln!(io::stderr(), "billaudit: error: unknown profile `{name}`");
-                return EXIT_INPUT;
-            }
-        }
-    }
+    let opts = match configured(r.config.as_ref(), r.profile.as_ref()) {
+        Ok((_, o)) => o,
+        Err(code) => return code,
+    };
     let report = billaudit::pipeline::audit_paths(&r.paths, &opts);
     let repriced = billaudit::reprice::reprice(&report.bills, &book);
     let text = match r.format {
@@ -536,8 +533,7 @@ fn cost_basis(c: CostArg) -> CostBasis {
 }
 
 fn sql(a: SqlArgs) -> u8 {
-    use billaudit::classify::user::Matcher;
-    use billaudit::sql::{Dialect, Grain, MatchKind, SqlOptions, UserRule, generate, read_header};
+    use billaudit::sql::{Dialect, Grain, SqlOptions, generate, read_header};
     let err = |m: String| {
         let _ = writeln!(io::stderr(), "billaudit: error: {m}");
         EXIT_INPUT
@@ -559,46 +555,15 @@ fn sql(a: SqlArgs) -> u8 {
         GrainArg::Currency => Grain::Currency,
     };
     opts.cost = cost_basis(a.cost);
-    // Flags win over billaudit.toml, which wins over the defaults.
-    let mut policy = Policy::default();
+    // Flags win over billaudit.toml, which wins over the defaults. The
+    // same user rules as the audit, in order; a rule the query cannot
+    // express is refused, never silently left out.
     if let Some(c) = &cfg {
-        c.apply_policy(&mut policy);
-    }
-    a.thresholds.apply(&mut policy.thresholds);
-    opts.thresholds = policy.thresholds.clone();
-    // The same user rules as the audit, in order. A rule the query cannot
-    // express is refused by `generate`, never silently left out.
-    if let Some(c) = &cfg {
-        for r in &c.rules.rules {
-            if r.profile
-                .as_deref()
-                .is_some_and(|p| !p.eq_ignore_ascii_case(&a.profile))
-            {
-                continue;
-            }
-            let Some(column) = &r.column else {
-                return err(format!(
-                    "{}: rule `{}` matches the classification texts, not one column; give it `column = \"...\"` to use it in SQL; no query written",
-                    c.path.display(),
-                    r.id
-                ));
-            };
-            let kind = match &r.matcher {
-                Matcher::Contains(s) => MatchKind::Substring(s.clone()),
-                Matcher::Any(v) => MatchKind::Keywords(v.clone()),
-                Matcher::Regex(re) => {
-                    MatchKind::Regex(re.as_str().trim_start_matches("(?i)").to_string())
-                }
-            };
-            opts.user_rules.push(UserRule {
-                label: r.id.to_string(),
-                column: column.clone(),
-                kind,
-                category: r.category,
-                paths: r.paths.iter().map(|g| g.as_str().to_string()).collect(),
-            });
+        if let Err(m) = opts.configure(c) {
+            return err(m);
         }
     }
+    a.thresholds.apply(&mut opts.thresholds);
     if let Some(path) = &a.header_from {
         match read_header(path) {
             Ok(h) => opts.header = Some(h),
@@ -704,28 +669,18 @@ fn rules(r: RulesArgs) -> u8 {
 fn lines(l: LinesArgs) -> u8 {
     use billaudit::report::lines::{self as render, LinesFormat as F};
     use std::sync::Mutex;
-    let cfg = match load_config(l.config.as_ref()) {
-        Ok(c) => c,
+    let mut opts = match configured(l.config.as_ref(), l.profile.as_ref()) {
+        Ok((_, o)) => o,
         Err(code) => return code,
     };
-    let (profiles, forced_profile) = match pick_profiles(l.profile.as_ref(), cfg.as_ref()) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
+    if l.encoding.is_some() {
+        opts.encoding = l.encoding;
+    }
     let format = match l.format {
         LinesFormat::Human => F::Human,
         LinesFormat::Csv => F::Csv,
         LinesFormat::Json => F::Json,
     };
-    let mut opts = Options {
-        profiles,
-        forced_profile,
-        encoding: l.encoding,
-        ..Options::default()
-    };
-    if let Some(cfg) = &cfg {
-        cfg.apply(&mut opts);
-    }
     let out = Arc::new(Mutex::new(LinesOut {
         out: Out { broken: false },
         first: true,
@@ -838,26 +793,19 @@ fn load_config(path: Option<&PathBuf>) -> Result<Option<Config>, u8> {
     }
 }
 
-/// The profiles to try: `--profile NAME` (user profiles first), or all.
-fn pick_profiles(name: Option<&String>, cfg: Option<&Config>) -> Result<(Vec<Profile>, bool), u8> {
-    let Some(name) = name else {
-        return Ok((builtin(), false));
-    };
-    if let Some(p) = cfg.and_then(|c| c.profile(name)) {
-        return Ok((vec![p.clone()], true));
-    }
-    match by_name(name) {
-        Some(p) => Ok((vec![p], true)),
-        None => {
-            let mut names: Vec<String> = cfg
-                .map(|c| c.profiles.iter().map(|p| p.name.clone()).collect())
-                .unwrap_or_default();
-            names.extend(builtin().into_iter().map(|p| p.name));
-            let _ = writeln!(
-                io::stderr(),
-                "billaudit: error: unknown profile `{name}` (expected one of: {})",
-                names.join(", ")
-            );
+/// billaudit.toml (`--config FILE`, or the nearest) and the options every
+/// command that reads bills starts from ([`Options::configured`]: user
+/// profiles before built-ins, user rules before built-in rules, the
+/// config's policy). A bad config or an unknown `--profile` is exit code 2.
+fn configured(
+    config: Option<&PathBuf>,
+    profile: Option<&String>,
+) -> Result<(Option<Config>, Options), u8> {
+    let cfg = load_config(config)?;
+    match Options::configured(cfg.as_ref(), profile.map(String::as_str)) {
+        Ok(o) => Ok((cfg, o)),
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
             Err(EXIT_INPUT)
         }
     }
@@ -866,11 +814,21 @@ fn pick_profiles(name: Option<&String>, cfg: Option<&Config>) -> Result<(Vec<Pro
 /// The run's options: defaults, then billaudit.toml, then flags. An unknown
 /// `--profile` or a bad config is a usage error (exit 2).
 fn options(c: &CommonArgs) -> Result<Options, u8> {
-    let cfg = load_config(c.config.as_ref())?;
-    let mut opts = base_options(c, cfg.as_ref())?;
-    if let Some(cfg) = &cfg {
-        cfg.apply(&mut opts);
+    let (_, mut opts) = configured(c.config.as_ref(), c.profile.as_ref())?;
+    opts.cost = cost_basis(c.cost);
+    opts.merge = !c.no_merge;
+    if c.encoding.is_some() {
+        opts.encoding = c.encoding;
     }
+    opts.columns.clone_from(&c.columns);
+    opts.input = match c.input {
+        InputArg::Auto => InputKind::Auto,
+        InputArg::Csv => InputKind::Csv,
+        InputArg::Text => InputKind::Text,
+    };
+    opts.fail_fast = c.fail_fast;
+    opts.progress = progress_hook(&c.paths);
+    opts.max_input_bytes = c.max_input_bytes;
     c.thresholds.apply(&mut opts.policy.thresholds);
     if let Some(f) = c.fail_on {
         opts.policy.fail_on = match f {
@@ -879,28 +837,6 @@ fn options(c: &CommonArgs) -> Result<Options, u8> {
         };
     }
     Ok(opts)
-}
-
-fn base_options(c: &CommonArgs, cfg: Option<&Config>) -> Result<Options, u8> {
-    let (profiles, forced_profile) = pick_profiles(c.profile.as_ref(), cfg)?;
-    Ok(Options {
-        profiles,
-        forced_profile,
-        cost: cost_basis(c.cost),
-        merge: !c.no_merge,
-        encoding: c.encoding,
-        columns: c.columns.clone(),
-        input: match c.input {
-            InputArg::Auto => InputKind::Auto,
-            InputArg::Csv => InputKind::Csv,
-            InputArg::Text => InputKind::Text,
-        },
-        policy: Policy::default(),
-        fail_fast: c.fail_fast,
-        progress: progress_hook(&c.paths),
-        max_input_bytes: c.max_input_bytes,
-        ..Options::default()
-    })
 }
 
 /// `1048576`, `64K`, `500M`, `2G` (binary units, an optional `B`/`iB`).

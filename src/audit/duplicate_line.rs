@@ -31,6 +31,9 @@ pub struct Seen {
     /// fields could give, is stored as 1).
     keys: Vec<u64>,
     lines: Vec<u32>,
+    /// The part (a [`Sink::part`]) of each line, for a bill merged from
+    /// split parts; empty while every row comes from the first part.
+    parts: Vec<u16>,
     len: usize,
 }
 
@@ -88,11 +91,18 @@ impl Seen {
         let i = self.slot(k);
         if self.keys[i] == k {
             let first = self.lines[i];
+            // The first row may be in an earlier part of a merged bill.
+            let part = self.parts.get(i).map_or(0, |p| usize::from(*p));
+            let of = if part == sink.part() {
+                String::new()
+            } else {
+                format!(" of {}", sink.part_path(part))
+            };
             sink.emit(
                 &INFO,
                 Some(item.line),
                 format!(
-                    "repeats line {first} in resource, item, period, quantity and amount: {} {} is charged again",
+                    "repeats line {first}{of} in resource, item, period, quantity and amount: {} {} is charged again",
                     item.description,
                     super::money(item.amount, item.currency.as_deref())
                 ),
@@ -106,6 +116,13 @@ impl Seen {
         let i = self.slot(k);
         self.keys[i] = k;
         self.lines[i] = u32::try_from(item.line).unwrap_or(u32::MAX);
+        let part = sink.part();
+        if part > 0 && self.parts.is_empty() {
+            self.parts = vec![0; SLOTS];
+        }
+        if let Some(p) = self.parts.get_mut(i) {
+            *p = u16::try_from(part).unwrap_or(u16::MAX);
+        }
         self.len += 1;
     }
 }
@@ -156,5 +173,36 @@ mod tests {
         seen.add(&row(10, 5), &mut sink);
         seen.add(&row(11, 1000 + 0x9e37_79b9), &mut sink);
         assert_eq!(sink.findings.len(), 1, "forgotten after the cap");
+    }
+
+    #[test]
+    fn a_repeat_of_a_row_in_an_earlier_part_names_that_part() {
+        let policy = Policy::default();
+        let mut sink = Sink::new("d/bill_1.csv + bill_2.csv", &policy);
+        let mut seen = Seen::default();
+        sink.begin_part("d/bill_1.csv");
+        seen.add(&row(2, 7), &mut sink);
+        sink.begin_part("d/bill_2.csv");
+        seen.add(&row(2, 8), &mut sink);
+        seen.add(&row(3, 7), &mut sink);
+        seen.add(&row(4, 8), &mut sink);
+        let found: Vec<(&str, Option<u64>, &str)> = sink
+            .findings
+            .iter()
+            .map(|f| (f.path.as_str(), f.line, f.message.as_str()))
+            .collect();
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[0].0, found[0].1), ("d/bill_2.csv", Some(3)));
+        assert!(
+            found[0].2.starts_with("repeats line 2 of d/bill_1.csv in "),
+            "{}",
+            found[0].2
+        );
+        assert_eq!((found[1].0, found[1].1), ("d/bill_2.csv", Some(4)));
+        assert!(
+            found[1].2.starts_with("repeats line 2 in "),
+            "{}",
+            found[1].2
+        );
     }
 }

@@ -21,8 +21,13 @@ pub const MAX_KEPT_DESCRIPTION: usize = 2000;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenItem {
     pub amount: Decimal,
+    /// The file of the line: the bill's, or for a bill merged from split
+    /// parts the part the line comes from.
+    pub path: String,
     /// 1-based line of the source file.
     pub line: u64,
+    /// The part of the bill the line comes from (a `Sink::part`).
+    pub part: usize,
     /// The description, cut to [`MAX_KEPT_DESCRIPTION`] characters.
     pub description: String,
     /// True when `description` was cut.
@@ -36,8 +41,8 @@ pub struct HiddenItem {
 struct Ranked(HiddenItem);
 
 impl Ranked {
-    fn key(&self) -> (Decimal, Reverse<u64>) {
-        (self.0.amount, Reverse(self.0.line))
+    fn key(&self) -> (Decimal, Reverse<(usize, u64)>) {
+        (self.0.amount, Reverse((self.0.part, self.0.line)))
     }
 }
 
@@ -71,11 +76,16 @@ impl TopHidden {
     /// Considers one classified item. Refunds and corrections (amount <= 0)
     /// are not fees and are not ranked.
     pub fn add(&mut self, item: &LineItem) {
+        self.add_in(item, 0);
+    }
+
+    /// [`TopHidden::add`] for an item of part `part` of a merged bill.
+    pub fn add_in(&mut self, item: &LineItem, part: usize) {
         if !item.category.is_hidden() || item.amount <= Decimal::ZERO {
             return;
         }
         self.seen += 1;
-        let key = (item.amount, Reverse(item.line));
+        let key = (item.amount, Reverse((part, item.line)));
         if self.heap.len() >= TOP_HIDDEN {
             match self.heap.peek() {
                 Some(Reverse(weakest)) if key <= weakest.key() => return,
@@ -87,14 +97,17 @@ impl TopHidden {
         let (description, description_cut) = cut(&item.description, MAX_KEPT_DESCRIPTION);
         self.heap.push(Reverse(Ranked(HiddenItem {
             amount: item.amount,
+            path: String::new(),
             line: item.line,
+            part,
             description,
             description_cut,
             category: item.category,
         })));
     }
 
-    /// The kept items, largest first.
+    /// The kept items, largest first; `path` is left empty for the bill
+    /// to fill in from `part`.
     pub fn finish(self) -> Vec<HiddenItem> {
         // Ascending order of Reverse<Ranked> is descending rank.
         self.heap

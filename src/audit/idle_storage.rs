@@ -31,6 +31,8 @@ const MAX_NAME: usize = 200;
 struct Group {
     name: Option<String>,
     item: String,
+    /// The part of the bill (a [`Sink::part`]) and the line of the first row.
+    first_part: usize,
     first_line: u64,
     /// (first day, last day, amount, dated by one day only) of each storage row.
     spans: Vec<(i32, i32, Decimal, bool)>,
@@ -58,7 +60,8 @@ pub struct IdleStorage {
 }
 
 impl IdleStorage {
-    pub fn add(&mut self, item: &LineItem) {
+    /// `part`: the part of the bill the item comes from ([`Sink::part`]).
+    pub fn add(&mut self, item: &LineItem, part: usize) {
         let kept = matches!(
             item.category,
             Category::Compute | Category::Storage | Category::StorageReplica
@@ -107,6 +110,7 @@ impl IdleStorage {
                         .as_ref()
                         .map(|r| r.chars().take(MAX_NAME).collect()),
                     item: item.description.chars().take(MAX_NAME).collect(),
+                    first_part: part,
                     first_line: item.line,
                     spans: Vec::new(),
                     scale: 0,
@@ -131,7 +135,7 @@ impl IdleStorage {
             String::new()
         };
         let mut groups: Vec<((Option<u64>, u64), Group)> = self.groups.into_iter().collect();
-        groups.sort_by_key(|(_, g)| g.first_line);
+        groups.sort_by_key(|(_, g)| (g.first_part, g.first_line));
         for ((key, _), g) in groups {
             let own = key.filter(|k| self.compute_resources.contains(k));
             let computed = |d: i32| match own {
@@ -218,7 +222,8 @@ impl IdleStorage {
                 ),
                 (None, _) => (format!("`{}`", g.item), "no compute anywhere in the bill"),
             };
-            sink.emit(
+            sink.emit_in(
+                g.first_part,
                 &INFO,
                 Some(g.first_line),
                 format!(

@@ -203,9 +203,16 @@ impl Policy {
 
 /// Collects findings for one bill, applying the policy's severities and the
 /// per-code cap.
+///
+/// A finding's `path` is a real file: for a bill merged from split parts
+/// (`bill_1.csv + bill_2.csv`), a finding on a line names the part the line
+/// came from ([`Sink::begin_part`]), and a finding on the whole bill names
+/// the first part.
 #[derive(Debug)]
 pub struct Sink<'p> {
     path: String,
+    /// The files the bill's lines come from, in order; empty: `path` itself.
+    parts: Vec<String>,
     policy: &'p Policy,
     findings: Vec<Finding>,
     per_code: HashMap<&'static str, usize>,
@@ -215,10 +222,32 @@ impl<'p> Sink<'p> {
     pub fn new(path: &str, policy: &'p Policy) -> Self {
         Sink {
             path: path.to_string(),
+            parts: Vec::new(),
             policy,
             findings: Vec::new(),
             per_code: HashMap::new(),
         }
+    }
+
+    /// The lines added from now on come from the file `path` (a part of a
+    /// merged bill).
+    pub fn begin_part(&mut self, path: &str) {
+        if self.parts.last().is_none_or(|p| p != path) {
+            self.parts.push(path.to_string());
+        }
+    }
+
+    /// The part the lines now added come from, for a finding emitted later
+    /// ([`Sink::emit_in`]).
+    pub fn part(&self) -> usize {
+        self.parts.len().saturating_sub(1)
+    }
+
+    /// The file of part `part` (the bill's own path when it has no parts).
+    pub fn part_path(&self, part: usize) -> &str {
+        self.parts
+            .get(part)
+            .map_or(self.path.as_str(), String::as_str)
     }
 
     /// The policy findings are judged by (price book, accepted findings).
@@ -226,7 +255,19 @@ impl<'p> Sink<'p> {
         self.policy
     }
 
+    /// A finding on a line of the part being read, or on the whole bill.
     pub fn emit(&mut self, check: &CheckInfo, line: Option<u64>, message: String) {
+        self.emit_in(self.part(), check, line, message);
+    }
+
+    /// A finding on a line of part `part` (from [`Sink::part`] when the
+    /// line was added), or on the whole bill (`line` is `None`: the first part).
+    pub fn emit_in(&mut self, part: usize, check: &CheckInfo, line: Option<u64>, message: String) {
+        let path = match line {
+            Some(_) => self.part_path(part),
+            None => self.part_path(0),
+        }
+        .to_string();
         let Some(severity) = self.policy.severity(check.code) else {
             return;
         };
@@ -239,9 +280,9 @@ impl<'p> Sink<'p> {
             code: check.code.to_string(),
             severity,
             message,
-            path: self.path.clone(),
+            accepted: self.policy.accepted_reason(check.code, &path, line),
+            path,
             line,
-            accepted: self.policy.accepted_reason(check.code, &self.path, line),
         });
     }
 
@@ -270,9 +311,9 @@ impl<'p> Sink<'p> {
                         "{} more `{code}` findings not listed ({n} in all)",
                         n - self.policy.max_findings_per_code
                     ),
-                    path: self.path.clone(),
+                    path: self.part_path(0).to_string(),
                     line: None,
-                    accepted: self.policy.accepted_reason(code, &self.path, None),
+                    accepted: self.policy.accepted_reason(code, self.part_path(0), None),
                 });
             }
         }
@@ -433,10 +474,10 @@ impl<'p> BillBuilder<'p> {
         billing_rounding::check(item, &mut self.sink);
         ingress_charged::check(item, &mut self.sink);
         self.duplicates.add(item, &mut self.sink);
-        self.unclassified.add(item);
-        self.top_hidden.add(item);
+        self.unclassified.add(item, self.sink.part());
+        self.top_hidden.add_in(item, self.sink.part());
         self.monthly.add(item);
-        self.idle_storage.add(item);
+        self.idle_storage.add(item, self.sink.part());
         self.granularity.add(item);
         self.gpu.add(item);
     }
@@ -454,6 +495,12 @@ impl<'p> BillBuilder<'p> {
 
     pub fn emit(&mut self, check: &CheckInfo, line: Option<u64>, message: String) {
         self.sink.emit(check, line, message);
+    }
+
+    /// The lines added from now on come from the part `path` of a merged
+    /// bill: findings on them name it.
+    pub fn begin_part(&mut self, path: &str) {
+        self.sink.begin_part(path);
     }
 
     /// Computes the figures and runs the bill-level checks.
@@ -491,6 +538,16 @@ impl<'p> BillBuilder<'p> {
             currency.as_deref(),
             &mut self.sink,
         );
+        // Each kept item names the file of its line (a part of a merged bill).
+        let hidden_items = self.top_hidden.seen;
+        let top_hidden: Vec<HiddenItem> = std::mem::take(&mut self.top_hidden)
+            .finish()
+            .into_iter()
+            .map(|mut h| {
+                h.path = self.sink.part_path(h.part).to_string();
+                h
+            })
+            .collect();
         let findings = self.sink.finish();
         let passed = !findings.iter().any(|f| f.fails(policy.fail_on));
         Bill {
@@ -507,8 +564,8 @@ impl<'p> BillBuilder<'p> {
             stated_total: self.stated_total.map(|(_, d)| d),
             stated_subtotal: self.stated_subtotal.map(|(_, d)| d),
             hidden_threshold: policy.thresholds.hidden_share,
-            hidden_items: self.top_hidden.seen,
-            top_hidden: self.top_hidden.finish(),
+            hidden_items,
+            top_hidden,
             monthly: self.monthly.finish(),
             gpu_usage: std::mem::take(&mut self.gpu).finish(),
             totals,

@@ -18,25 +18,28 @@ pub const INFO: CheckInfo = CheckInfo {
 pub struct Tally {
     count: u64,
     amount: Decimal,
-    first: Option<(u64, String)>,
+    /// (part, line, description) of the first unclassified item.
+    first: Option<(usize, u64, String)>,
 }
 
 impl Tally {
-    pub fn add(&mut self, item: &LineItem) {
+    /// `part`: the part of the bill the item comes from ([`Sink::part`]).
+    pub fn add(&mut self, item: &LineItem, part: usize) {
         if &*item.rule != UNCLASSIFIED {
             return;
         }
         self.count += 1;
         self.amount = self.amount.saturating_add(item.amount);
         if self.first.is_none() {
-            self.first = Some((item.line, item.description.clone()));
+            self.first = Some((part, item.line, item.description.clone()));
         }
     }
 
     pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
-        if let Some((line, desc)) = &self.first {
+        if let Some((part, line, desc)) = &self.first {
             let noun = if self.count == 1 { "item" } else { "items" };
-            sink.emit(
+            sink.emit_in(
+                *part,
                 &INFO,
                 Some(*line),
                 format!(

@@ -24,7 +24,6 @@ use crate::ingest::TextEncoding;
 use crate::model::Severity;
 use crate::normalise::header::normalise_header;
 use crate::normalise::profile::{Profile, Role};
-use crate::pipeline::Options;
 
 pub use error::ConfigError;
 use error::suggest;
@@ -226,26 +225,9 @@ fn glob(p: &toml::Spanned<String>) -> Result<glob::Pattern, String> {
 }
 
 impl Config {
-    /// Applies the config to run options: user profiles before built-ins,
-    /// user rules, price book, accepted findings, severities and
-    /// thresholds. Command-line flags are applied after, so they win.
-    pub fn apply(&self, opts: &mut Options) {
-        if !opts.forced_profile {
-            let mut profiles = self.profiles.clone();
-            profiles.append(&mut opts.profiles);
-            opts.profiles = profiles;
-        } else if let Some(p) = opts.profiles.first() {
-            if opts.encoding.is_none() {
-                opts.encoding = self.encodings.get(&p.name).copied();
-            }
-            if opts.delimiter.is_none() {
-                opts.delimiter = self.delimiters.get(&p.name).copied();
-            }
-        }
-        opts.user_rules = self.rules.clone();
-        self.apply_policy(&mut opts.policy);
-    }
-
+    /// Applies thresholds, severities, fail-on, the price book and
+    /// accepted findings to a policy (run options are built from a config by
+    /// `pipeline::Options::configured`).
     pub fn apply_policy(&self, policy: &mut Policy) {
         let t = &self.thresholds;
         let pt = &mut policy.thresholds;

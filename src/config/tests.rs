@@ -1,6 +1,7 @@
 use super::*;
 use crate::audit::Thresholds;
 use crate::model::Category;
+use crate::pipeline::Options;
 
 fn ok(text: &str) -> Config {
     match parse("billaudit.toml", text) {
@@ -132,12 +133,7 @@ reason = "known"
     );
     assert_eq!(c.encodings.get("nimbus"), Some(&TextEncoding::Gb18030));
     assert_eq!(c.delimiters.get("nimbus"), Some(&b'\t'));
-    let mut opts = Options {
-        profiles: vec![p.clone()],
-        forced_profile: true,
-        ..Options::default()
-    };
-    c.apply(&mut opts);
+    let opts = Options::configured(Some(&c), Some("nimbus")).unwrap();
     assert_eq!(opts.encoding, Some(TextEncoding::Gb18030));
     assert_eq!(opts.delimiter, Some(b'\t'));
     let b = &c.price_book.entries;

@@ -477,20 +477,91 @@ pub fn is_zip(source: &Source) -> bool {
 
 /// Split parts: `bill_1.csv`, `bill_2.csv` -> (`bill`, `.csv`, n). Parts
 /// with the same stem, extension and folder belong to one bill.
+///
+/// The part number is the end of the name before the extension, after a
+/// separator ([`part_number`]): `_` or `-part-` and 1-3 digits or 4-5
+/// digits with a leading zero (`bill_2`, `cur_00001`, `bill-part-0002`),
+/// `-` and 5 digits with a leading zero (`cur-00001`), or `.` and 2-5
+/// digits with a leading zero (`bill.001`). A year (`cost_2024`) or the end
+/// of a date (`cost-2024-11`, `koku_2023-06-01`) is never a part number.
+/// See docs/formats.md, "Split parts".
 pub fn part_key(path: &Path) -> Option<(PathBuf, String, u32)> {
     let name = path.file_name()?.to_str()?;
     let lower = name.to_ascii_lowercase();
     let ext_at = ["csv.gz", "tsv.gz", "csv", "tsv", "txt"]
         .iter()
         .find_map(|e| lower.strip_suffix(&format!(".{e}")).map(|s| s.len()))?;
-    let stem = &name[..ext_at];
-    let (base, n) = stem.rsplit_once('_')?;
-    if base.is_empty() || n.is_empty() || n.len() > 6 || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: u32 = n.parse().ok()?;
+    let (base, n) = part_number(&name[..ext_at])?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     Some((dir.join(base), name[ext_at..].to_ascii_lowercase(), n))
+}
+
+/// A file stem (the name without its extension) as (base, part number),
+/// when it ends in a part number (see [`part_key`]).
+pub fn part_number(stem: &str) -> Option<(&str, u32)> {
+    let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (rest, n) = stem.split_at(stem.len() - digits);
+    let sep = rest.chars().last()?;
+    let base = &rest[..rest.len() - sep.len_utf8()];
+    let padded = n.starts_with('0');
+    let short_or_padded = (1..=3).contains(&digits) || ((4..=5).contains(&digits) && padded);
+    let fits = match sep {
+        '_' => short_or_padded,
+        // `-part-0002`; a bare `-` only before 5 zero-padded digits (AWS
+        // exports, `-00001`): `invoice-001`, `invoice-002` are two invoices.
+        '-' if base.to_ascii_lowercase().ends_with("-part") => short_or_padded,
+        '-' => digits == 5 && padded,
+        '.' => (2..=5).contains(&digits) && padded,
+        _ => false,
+    };
+    if !fits || base.is_empty() || ends_in_date(stem) {
+        return None;
+    }
+    Some((base, n.parse().ok()?))
+}
+
+/// Whether `stem` ends in a year and month (`2024-11`, `2024_11`), or a
+/// year, month and day (`2024-11-05`), with one separator (`-`, `_` or `.`),
+/// a year 1900-2099 and a month and day of two digits.
+fn ends_in_date(stem: &str) -> bool {
+    let b = stem.as_bytes();
+    let two = |at: usize, lo: u32, hi: u32| {
+        b.get(at..at + 2)
+            .filter(|d| d.iter().all(u8::is_ascii_digit))
+            .map(|d| u32::from(d[0] - b'0') * 10 + u32::from(d[1] - b'0'))
+            .is_some_and(|v| (lo..=hi).contains(&v))
+    };
+    let year = |at: usize| {
+        b.get(at..at + 4).is_some_and(|y| {
+            y.iter().all(u8::is_ascii_digit) && (y.starts_with(b"19") || y.starts_with(b"20"))
+        })
+    };
+    // Not part of a longer number: `12024-11` is no date.
+    let starts_clean = |at: usize| at == 0 || !b[at - 1].is_ascii_digit();
+    let seps = |a: usize, c: usize| {
+        matches!(b[a], b'-' | b'_' | b'.') && (c == usize::MAX || b[c] == b[a])
+    };
+    let len = b.len();
+    // YYYY S MM
+    if len >= 7 {
+        let y = len - 7;
+        if year(y) && starts_clean(y) && seps(y + 4, usize::MAX) && two(y + 5, 1, 12) {
+            return true;
+        }
+    }
+    // YYYY S MM S DD
+    if len >= 10 {
+        let y = len - 10;
+        if year(y)
+            && starts_clean(y)
+            && seps(y + 4, y + 7)
+            && two(y + 5, 1, 12)
+            && two(y + 8, 1, 31)
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Groups the sources into bills: split parts of one bill together (in part
@@ -575,5 +646,72 @@ mod tests {
         assert_eq!(part_key(Path::new("a/b_x.csv")), None);
         assert_eq!(part_key(Path::new("a/_1.csv")), None);
         assert!(part_key(Path::new("a/cur_00001.csv.gz")).is_some());
+    }
+
+    /// The part-number rule of docs/formats.md, "Split parts".
+    #[test]
+    fn part_numbers_are_trailing_numbers_never_years_or_dates() {
+        for (stem, base, n) in [
+            ("bill_1", "bill", 1),
+            ("bill_2", "bill", 2),
+            ("bill_10", "bill", 10),
+            ("bill_999", "bill", 999),
+            ("bill-part-0002", "bill-part", 2),
+            ("bill-Part-3", "bill-Part", 3),
+            ("cur_00001", "cur", 1),
+            ("cur-00012", "cur", 12),
+            ("bill.001", "bill", 1),
+            ("bill.02", "bill", 2),
+            ("huawei-2024-11_1", "huawei-2024-11", 1),
+            ("huawei-2024-11_2", "huawei-2024-11", 2),
+            ("2022-08-01_5", "2022-08-01", 5),
+            ("cost_2024_1", "cost_2024", 1),
+            ("x_12024_11", "x_12024", 11),
+            ("账单_3", "账单", 3),
+        ] {
+            assert_eq!(part_number(stem), Some((base, n)), "{stem}");
+        }
+        for stem in [
+            // A year is four digits without a leading zero.
+            "cost_2024",
+            "cost_2025",
+            "cost-1999",
+            "reprice-month-4090",
+            // A date: year and month, or year, month and day.
+            "cost-2024-11",
+            "cost_2024_11",
+            "cost.2024.11",
+            "aws-cur2-2024-11",
+            "koku_2023-06-01",
+            "evidence-2020-11-16",
+            "bill_2024_12_31",
+            // A bare `-` only before 5 zero-padded digits.
+            "invoice-1",
+            "invoice-001",
+            "invoice-0001",
+            "bill-part-2024",
+            // Too long, or not zero-padded at 4-5 digits.
+            "x_12345",
+            "x_000001",
+            "reports_cost-csv_0000000030000269",
+            // `.` needs a zero-padded number: `0.5` is a decimal.
+            "all_pass_0.5",
+            "v1.2",
+            // No separator, no base, no number.
+            "bill1",
+            "_1",
+            "bill_",
+            "bill",
+            "账单1",
+            "账单_1年",
+        ] {
+            assert_eq!(part_number(stem), None, "{stem}");
+        }
+        let key = |p: &str| part_key(Path::new(p));
+        assert_eq!(key("d/cost_2024.csv"), None);
+        assert_eq!(
+            key("d/bill-part-0002.csv.gz"),
+            Some((PathBuf::from("d/bill-part"), ".csv.gz".to_string(), 2))
+        );
     }
 }

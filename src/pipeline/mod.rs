@@ -26,7 +26,9 @@ use crate::normalise::profile::{
 use crate::normalise::profiles;
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
 
+mod configured;
 mod parallel;
+pub use configured::UnknownProfile;
 use parallel::{Blocks, Parallel, Ranges};
 
 /// What the content is.
@@ -504,6 +506,7 @@ impl<'o> Run<'o> {
             .delimiter
             .unwrap_or_else(|| ingest::csv::sniff_delimiter(&opened.prefix_text));
         let seekable = opened.seekable.clone();
+        let later_part = self.state.is_some();
         if let Some(st) = &self.state {
             // A later part: its header must be the first part's.
             let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);
@@ -603,6 +606,15 @@ impl<'o> Run<'o> {
         let Some(state) = &mut self.state else {
             return Err(Error::input(path, "no header").into());
         };
+        if later_part {
+            // A later part: user rules scoped to paths see this part's path,
+            // as they do when the part is read alone (`lines`, --no-merge).
+            state.user = opts
+                .user_rules
+                .bind(path, &state.profile.name, &state.map.names);
+        }
+        // Findings on this part's lines name this part, not the merged bill.
+        state.bills.begin_part(path);
         let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
             DecimalMark::Comma
         } else {
@@ -1219,6 +1231,8 @@ fn csv_error(path: &str, e: &::csv::Error) -> Error {
 /// One bill per currency in a file, in order of first appearance.
 struct Bills<'p> {
     path: String,
+    /// The file now read, for a bill merged from parts ([`Bills::begin_part`]).
+    part: Option<String>,
     format: String,
     default_currency: Option<String>,
     policy: &'p Policy,
@@ -1229,11 +1243,30 @@ impl<'p> Bills<'p> {
     fn new(path: &str, format: &str, default_currency: Option<String>, policy: &'p Policy) -> Self {
         Bills {
             path: path.to_string(),
+            part: None,
             format: format.to_string(),
             default_currency,
             policy,
             list: Vec::new(),
         }
+    }
+
+    /// The rows added from now on come from the file `path`: findings on
+    /// them name it (a part of a merged bill, or the one file).
+    fn begin_part(&mut self, path: &str) {
+        for b in &mut self.list {
+            b.begin_part(path);
+        }
+        self.part = Some(path.to_string());
+    }
+
+    /// A new bill (another currency), told which part is being read.
+    fn open(&self, currency: Option<String>) -> BillBuilder<'p> {
+        let mut b = BillBuilder::new(&self.path, &self.format, currency, self.policy);
+        if let Some(p) = &self.part {
+            b.begin_part(p);
+        }
+        b
     }
 
     /// The bill that takes rows without a currency: the header's currency, or
@@ -1244,8 +1277,8 @@ impl<'p> Bills<'p> {
             Some(i) => i,
             None if !self.list.is_empty() && cur.is_none() => 0,
             None => {
-                self.list
-                    .push(BillBuilder::new(&self.path, &self.format, cur, self.policy));
+                let b = self.open(cur);
+                self.list.push(b);
                 self.list.len() - 1
             }
         };
@@ -1270,12 +1303,8 @@ impl<'p> Bills<'p> {
         if self.default_currency.is_none() {
             self.default_currency = currency.clone();
         }
-        self.list.push(BillBuilder::new(
-            &self.path,
-            &self.format,
-            currency.clone(),
-            self.policy,
-        ));
+        let b = self.open(currency.clone());
+        self.list.push(b);
         let n = self.list.len() - 1;
         &mut self.list[n]
     }

@@ -1158,7 +1158,7 @@ fn top_hidden(o: &mut String, b: &Bill) {
             share(h.amount, b.subtotal).map_or_else(String::new, percent),
             h.category,
             cut_text(&h.description, DESCRIPTION_CHARS, h.description_cut),
-            location(&b.path, Some(h.line))
+            location(&h.path, Some(h.line))
         );
     }
     let _ = writeln!(o, "</tbody></table>");

@@ -42,6 +42,14 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         for b in &report.bills {
             let worst = worst_finding(b)
                 .map(|f| match f.line {
+                    // A merged bill's finding names its part.
+                    Some(l) if f.path != b.path => format!(
+                        "{} `{}` ({}:{l}): {}",
+                        f.severity,
+                        f.code,
+                        cell(&f.path),
+                        cell(&f.message)
+                    ),
                     Some(l) => format!(
                         "{} `{}` (line {l}): {}",
                         f.severity,

@@ -12,6 +12,7 @@
 //! [`SqlError`], never written as a different query.
 
 pub mod dialect;
+mod from_config;
 
 use std::fmt;
 

@@ -542,3 +542,184 @@ fn user_profile_date_formats_and_skip() {
     assert!(err.contains("billaudit.toml:6:"), "{err}");
     assert!(err.contains("is not a date format"), "{err}");
 }
+
+/// The billaudit.toml of `tests/data/config/everywhere/`: a user profile
+/// (gpuhaus, headers no built-in knows) and two user rules, one overriding a
+/// built-in rule (standby hours of an RTX 4090 are a fee, not compute).
+const EVERYWHERE: &str = "tests/data/config/everywhere";
+
+/// The same bill through audit, check, lines, reprice and sql, each run in
+/// the config's directory (the config is found, not named): each command
+/// reads the bill with the user profile and classifies it with the user
+/// rules before the built-in ones.
+#[test]
+fn config_applies_to_audit_check_lines_reprice_and_sql() {
+    let dir = root().join(EVERYWHERE);
+    let bill = "gpuhaus-2025-11.csv";
+
+    // audit: line 3 (2.00) and line 5 (1.00) are scheduling by the user
+    // rules: 2.00 + 1.00 = 3.00; compute is line 2 alone, 4.00.
+    let out = run_in(&dir, &["audit", "--format", "json", bill]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let r: billaudit::report::json::JsonReport = serde_json::from_slice(&out.stdout).unwrap();
+    let b = &r.bills[0];
+    assert_eq!(b.format, "gpuhaus");
+    assert_eq!(b.totals.compute, "4.00");
+    assert_eq!(b.totals.scheduling, "3.00");
+    assert_eq!(b.total, "17.00");
+
+    // check: the expectation beside the bill (hand arithmetic inside).
+    let out = run_in(&dir, &["check", "--require-expectations", bill]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 matched"), "{}", stdout(&out));
+
+    // lines: the rule that decided each line, user rules first.
+    let out = run_in(&dir, &["lines", "--format", "csv", bill]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rule_of = |line: &str| {
+        text.lines()
+            .find(|l| l.contains(&format!(",{line},")))
+            .unwrap_or_else(|| panic!("line {line} in {text}"))
+            .to_string()
+    };
+    assert!(rule_of("2").contains("builtin:compute"), "{text}");
+    assert!(rule_of("3").contains("user:standby-is-a-fee"), "{text}");
+    assert!(rule_of("5").contains("user:queue-fee"), "{text}");
+
+    // reprice: only line 2 is GPU usage, 10 h (the 5 standby hours are a
+    // fee by the user rule); 10 x 0.30 = 3.00 USD against 4.00 paid: -1.00.
+    let out = run_in(
+        &dir,
+        &[
+            "reprice",
+            "--format",
+            "json",
+            "--prices",
+            "prices.toml",
+            bill,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rb = &v["bills"][0];
+    assert_eq!(rb["usage"][0]["gpu"], "RTX 4090");
+    assert_eq!(rb["usage"][0]["hours"], "10");
+    assert_eq!(rb["usage"][0]["paid"], "4.00");
+    assert_eq!(rb["quotes"][0]["cost"], "3.00");
+    assert_eq!(rb["quotes"][0]["difference"], "-1.00");
+    // The user profile named with --profile is forced, as for audit.
+    let out = run_in(
+        &dir,
+        &[
+            "reprice",
+            "--profile",
+            "gpuhaus",
+            "--prices",
+            "prices.toml",
+            bill,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("RTX 4090: 10 GPU-hours"),
+        "{}",
+        stdout(&out)
+    );
+    // Without the user profile no built-in profile reads the bill.
+    let empty = tempfile::tempdir().unwrap();
+    let none = empty.path().join("billaudit.toml");
+    std::fs::write(&none, "").unwrap();
+    let out = run_in(
+        &dir,
+        &[
+            "reprice",
+            "--config",
+            none.to_str().unwrap(),
+            "--prices",
+            "prices.toml",
+            bill,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("no header row found"),
+        "{}",
+        stderr(&out)
+    );
+
+    // sql: the user rules, in file order, before the profile's markers and
+    // the built-in rules, each labelled once.
+    let out = run_in(&dir, &["sql", "--dialect", "duckdb", "--profile", "focus"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let q = stdout(&out);
+    let standby = q.find("THEN 'scheduling'  -- user:standby-is-a-fee\n");
+    let queue = q.find("THEN 'scheduling'  -- user:queue-fee\n");
+    let marker = q.find("-- profile:focus-charge-category");
+    assert!(
+        standby.is_some() && queue.is_some() && marker.is_some(),
+        "{q}"
+    );
+    assert!(standby < queue && queue < marker, "{q}");
+    // A query for the user profile cannot be written: refused, by name.
+    let out = run_in(
+        &dir,
+        &["sql", "--dialect", "duckdb", "--profile", "gpuhaus"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty());
+    assert!(
+        stderr(&out).contains("profile `gpuhaus` is a user profile"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A user rule scoped to a path applies to that part of a split bill when
+/// the parts are audited as one bill, as when the part is read alone.
+#[test]
+fn user_rule_scoped_to_a_path_applies_to_that_part_of_a_merged_bill() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("billaudit.toml"),
+        "[[rule]]\nlabel = \"second-account-fee\"\ncategory = \"scheduling\"\n\
+         contains = \"support plan\"\npaths = [\"*_2.csv\"]\n",
+    )
+    .unwrap();
+    let header = "Description,Quantity,Unit,Unit Price,Amount,Currency\n";
+    std::fs::write(
+        dir.path().join("bill_1.csv"),
+        format!(
+            "{header}GPU RTX 4090 hours,10,h,2.00,20.00,USD\nSupport plan,1,month,3.00,3.00,USD\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("bill_2.csv"),
+        format!(
+            "{header}GPU RTX 4090 hours,5,h,2.00,10.00,USD\nSupport plan,1,month,4.00,4.00,USD\n"
+        ),
+    )
+    .unwrap();
+    let out = run_in(
+        dir.path(),
+        &["audit", "--format", "json", "bill_1.csv", "bill_2.csv"],
+    );
+    let r: billaudit::report::json::JsonReport = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
+    assert_eq!(r.bills.len(), 1, "the parts are one bill");
+    // Only bill_2.csv's support plan (4.00) is scheduling; bill_1.csv's
+    // (3.00) is not matched by the rule.
+    assert_eq!(r.bills[0].totals.scheduling, "4.00");
+    let out = run_in(
+        dir.path(),
+        &["lines", "--format", "csv", "bill_1.csv", "bill_2.csv"],
+    );
+    let text = stdout(&out);
+    let rule_lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("user:second-account-fee"))
+        .collect();
+    assert_eq!(rule_lines.len(), 1, "{text}");
+    assert!(rule_lines[0].starts_with("bill_2.csv,3,"), "{text}");
+}

@@ -14,6 +14,7 @@ mod gpu_checks;
 mod hostile;
 mod html;
 mod parallel;
+mod parts;
 mod props;
 mod real_data;
 mod real_files;
