@@ -351,6 +351,9 @@ pub struct Bill {
     pub path: String,
     pub format: String,
     pub currency: Option<String>,
+    /// Set when the file has no currency column: where the currency came
+    /// from, or that it is unknown (`ColumnMap::currency_note`).
+    pub currency_note: Option<String>,
     pub line_items: u64,
     pub skipped: SkipCounts,
     pub totals: Totals,
@@ -419,6 +422,8 @@ pub struct BillBuilder<'p> {
     pub path: String,
     pub format: String,
     pub currency: Option<String>,
+    /// See [`Bill::currency_note`].
+    pub currency_note: Option<String>,
     pub line_items: u64,
     pub skipped: SkipCounts,
     pub totals: Totals,
@@ -442,6 +447,7 @@ impl<'p> BillBuilder<'p> {
             path: path.to_string(),
             format: format.to_string(),
             currency,
+            currency_note: None,
             line_items: 0,
             skipped: SkipCounts::default(),
             totals: Totals::default(),
@@ -554,6 +560,7 @@ impl<'p> BillBuilder<'p> {
             path: self.path,
             format: self.format,
             currency,
+            currency_note: self.currency_note,
             line_items: self.line_items,
             skipped: self.skipped,
             subtotal,

@@ -50,7 +50,9 @@ pub type Detected<'p> = (&'p Profile, Result<ColumnMap, MissingColumns>);
 /// that recognises it (mapped, or recognised with a required column missing).
 /// With `forced`, `profiles` is the one profile the user named.
 /// `row` is the candidate's 1-based record number: a profile with
-/// `skip_rows` never takes one of its first rows for the header.
+/// `skip_rows` never takes one of its first rows for the header, and a row
+/// it would recognise there is no other profile's header either (the user
+/// said it is not the header: the generic names must not take it instead).
 pub fn detect_header<'p>(
     profiles: &'p [Profile],
     cells: &[String],
@@ -59,10 +61,17 @@ pub fn detect_header<'p>(
     cost: CostBasis,
     forced: bool,
 ) -> Option<Detected<'p>> {
-    profiles
-        .iter()
-        .filter(|p| row > p.skip_rows)
-        .find_map(|p| map_header(p, cells, overrides, cost, forced).map(|m| (p, m)))
+    for p in profiles {
+        let mapped = map_header(p, cells, overrides, cost, forced);
+        if row <= p.skip_rows {
+            if mapped.is_some() {
+                return None;
+            }
+        } else if let Some(m) = mapped {
+            return Some((p, m));
+        }
+    }
+    None
 }
 
 /// Labels of a row that states the bill's total instead of charging.

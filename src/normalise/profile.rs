@@ -186,177 +186,36 @@ fn v(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| normalise_header(s).name).collect()
 }
 
-/// The generic profile: any CSV whose headers use common English or Chinese names.
+/// The generic profile: any CSV whose headers use the common names of
+/// [`crate::vocab::headers`] (English, Chinese, German, French, Spanish,
+/// Japanese).
 pub fn generic() -> Profile {
+    use crate::vocab::headers as h;
+    let cat = |lists: &[&[&str]]| v(&lists.concat());
     Profile {
         name: "generic-csv".into(),
-        summary: "any CSV with recognisable English or Chinese column names".into(),
+        summary:
+            "any CSV with common column names (English, Chinese, German, French, Spanish, Japanese)"
+                .into(),
         columns: vec![
-            (
-                Role::Description,
-                v(&[
-                    "Description",
-                    "Item",
-                    "计费项",
-                    "费用项",
-                    "Line Item",
-                    "Service",
-                    "Product",
-                    "产品名称",
-                    "产品",
-                    "Name",
-                    "名称",
-                ]),
-            ),
-            (
-                Role::Amount,
-                v(&[
-                    "应付金额",
-                    "优惠后总价",
-                    "消费金额",
-                    "Amount",
-                    "Cost",
-                    "金额",
-                    "Total",
-                    "Charge",
-                    "Charges",
-                    "费用",
-                    "Amount Due",
-                    "Billed Amount",
-                    "Total Cost",
-                ]),
-            ),
-            (
-                Role::Quantity,
-                v(&[
-                    "Quantity",
-                    "Qty",
-                    "Usage",
-                    "用量",
-                    "使用量",
-                    "数量",
-                    "组件用量",
-                    "Hours",
-                ]),
-            ),
-            (
-                Role::Unit,
-                v(&[
-                    "Unit",
-                    "单位",
-                    "用量单位",
-                    "使用量单位",
-                    "组件用量单位",
-                    "Usage Unit",
-                ]),
-            ),
-            (
-                Role::UnitPrice,
-                v(&[
-                    "Unit Price",
-                    "Rate",
-                    "Price",
-                    "单价",
-                    "组件单价",
-                    "Unit Cost",
-                ]),
-            ),
-            (
-                Role::ListAmount,
-                v(&[
-                    "原价",
-                    "官网价",
-                    "组件原价",
-                    "List Cost",
-                    "List Amount",
-                    "List Price Total",
-                ]),
-            ),
-            (Role::Currency, v(&["Currency", "币种", "Currency Code"])),
-            (
-                Role::Date,
-                v(&[
-                    "Date",
-                    "日期",
-                    "账单日期",
-                    "账期",
-                    "消费时间",
-                    "Billing Period",
-                    "Usage Date",
-                ]),
-            ),
-            (
-                Role::Start,
-                v(&[
-                    "Start",
-                    "开始时间",
-                    "Start Time",
-                    "Usage Start",
-                    "开始使用时间",
-                    "账单开始时间",
-                ]),
-            ),
-            (
-                Role::End,
-                v(&[
-                    "End",
-                    "结束时间",
-                    "End Time",
-                    "Usage End",
-                    "结束使用时间",
-                    "账单结束时间",
-                ]),
-            ),
-            (Role::Period, v(&["Period", "时间段", "计费周期"])),
-            (
-                Role::ResourceId,
-                v(&[
-                    "Resource ID",
-                    "ResourceId",
-                    "资源ID",
-                    "实例ID",
-                    "Instance ID",
-                    "Pod ID",
-                    "Pod",
-                ]),
-            ),
+            (Role::Description, cat(&[h::DESCRIPTION, h::SERVICE])),
+            (Role::Amount, v(h::AMOUNT)),
+            (Role::Quantity, v(h::QUANTITY)),
+            (Role::Unit, v(h::UNIT)),
+            (Role::UnitPrice, v(h::UNIT_PRICE)),
+            (Role::ListAmount, v(h::LIST_AMOUNT)),
+            (Role::Currency, v(h::CURRENCY)),
+            (Role::Date, v(h::DATE)),
+            (Role::Start, v(h::START)),
+            (Role::End, v(h::END)),
+            (Role::Period, v(h::PERIOD)),
+            (Role::ResourceId, v(h::RESOURCE_ID)),
         ],
         class_tiers: vec![
-            v(&[
-                "Description",
-                "Item",
-                "计费项",
-                "费用项",
-                "Line Item",
-                "产品明细",
-                "组件名称",
-                "子产品名称",
-                "Name",
-                "名称",
-                "Type",
-                "类型",
-            ]),
-            v(&[
-                "Service",
-                "Product",
-                "产品名称",
-                "产品",
-                "Category",
-                "Service Category",
-            ]),
+            cat(&[h::DESCRIPTION, h::LINE_KIND]),
+            cat(&[h::SERVICE, h::SERVICE_KIND]),
         ],
-        ignored: v(&[
-            "现金支付",
-            "代金券抵扣",
-            "储值卡支付金额",
-            "欠费金额",
-            "现金账户支出",
-            "代金券支出",
-            "赠送账户支出",
-            "Cash Paid",
-            "Voucher Paid",
-            "Credit Paid",
-        ]),
+        ignored: v(h::PAYMENT_SPLITS),
         markers: Vec::new(),
         decimal_mark: None,
         cost_column: "Amount / Cost / 应付金额 / ...".into(),
@@ -382,6 +241,8 @@ pub struct ColumnMap {
     pub markers: Vec<(usize, Marker)>,
     /// Currency named by a money header's suffix, e.g. `应付金额(¥)`.
     pub header_currency: Option<String>,
+    /// The column whose header named [`header_currency`](Self::header_currency).
+    pub header_currency_column: Option<usize>,
     /// Normalised header names, by column index.
     pub names: Vec<String>,
     /// Raw header cells, by column index (for messages).
@@ -451,6 +312,26 @@ impl RoleMap {
 impl ColumnMap {
     pub fn get(&self, role: Role) -> Option<usize> {
         self.roles.get(&role).copied()
+    }
+
+    /// What the report says about a file without a currency column: the
+    /// currency a header suffix gave instead, or that there is none.
+    /// `None` when a column states each row's currency.
+    pub fn currency_note(&self) -> Option<String> {
+        if self.get(Role::Currency).is_some() {
+            return None;
+        }
+        let header = self.header_currency_column.and_then(|i| self.raw.get(i));
+        Some(match (&self.header_currency, header) {
+            (Some(c), Some(h)) => {
+                format!(
+                    "no currency column; assumed {c} from the header `{}`",
+                    h.trim()
+                )
+            }
+            _ => "no currency column and no currency in the headers; the currency is unknown"
+                .to_string(),
+        })
     }
 
     /// A description of the mapping, for error messages: `amount=应付金额(¥), ...`.
@@ -607,10 +488,14 @@ pub fn map_header(
     if profile.ignored.contains(&map.names[amount]) {
         return None;
     }
-    map.header_currency = norm[amount]
-        .currency
-        .clone()
-        .or_else(|| norm.iter().find_map(|h| h.currency.clone()));
+    map.header_currency_column = if norm[amount].currency.is_some() {
+        Some(amount)
+    } else {
+        norm.iter().position(|h| h.currency.is_some())
+    };
+    map.header_currency = map
+        .header_currency_column
+        .and_then(|i| norm[i].currency.clone());
     for tier in &profile.class_tiers {
         let mut cols: Vec<usize> = Vec::new();
         for a in tier {

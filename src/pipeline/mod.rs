@@ -577,12 +577,13 @@ impl<'o> Run<'o> {
                         return Err(e.into());
                     }
                 };
-                let bills = Bills::new(
+                let mut bills = Bills::new(
                     &self.display,
                     &p.name,
                     map.header_currency.clone(),
                     &opts.policy,
                 );
+                bills.currency_note = map.currency_note();
                 self.state = Some(RunState {
                     user: opts.user_rules.bind(path, &p.name, &map.names),
                     profile: p,
@@ -1235,6 +1236,8 @@ struct Bills<'p> {
     part: Option<String>,
     format: String,
     default_currency: Option<String>,
+    /// Set on every bill of the file (a CSV without a currency column).
+    currency_note: Option<String>,
     policy: &'p Policy,
     list: Vec<BillBuilder<'p>>,
 }
@@ -1246,6 +1249,7 @@ impl<'p> Bills<'p> {
             part: None,
             format: format.to_string(),
             default_currency,
+            currency_note: None,
             policy,
             list: Vec::new(),
         }
@@ -1353,6 +1357,9 @@ impl<'p> Bills<'p> {
             for b in &mut self.list {
                 b.emit(&mixed_currency::INFO, None, msg.clone());
             }
+        }
+        for b in &mut self.list {
+            b.currency_note.clone_from(&self.currency_note);
         }
         Ok(self.list.into_iter().map(BillBuilder::finish).collect())
     }

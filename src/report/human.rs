@@ -142,6 +142,9 @@ fn pad_right(s: &str, w: usize) -> String {
 fn render_bill(out: &mut String, b: &Bill) {
     let cur = b.currency.as_deref().unwrap_or("currency unknown");
     let _ = writeln!(out, "{}  [{}, {}]", b.path, b.format, cur);
+    if let Some(note) = &b.currency_note {
+        let _ = writeln!(out, "  note: {note}");
+    }
     let _ = writeln!(
         out,
         "  {} line item{}, {} row{} skipped",

@@ -72,6 +72,10 @@ pub struct JsonBill {
     pub path: String,
     pub format: String,
     pub currency: Option<String>,
+    /// Set when the file has no currency column: where the currency came
+    /// from (a header suffix), or that it is unknown.
+    #[serde(default)]
+    pub currency_note: Option<String>,
     pub line_items: u64,
     pub skipped_rows: u64,
     #[serde(default)]
@@ -149,6 +153,7 @@ impl From<&Bill> for JsonBill {
             path: b.path.clone(),
             format: b.format.clone(),
             currency: b.currency.clone(),
+            currency_note: b.currency_note.clone(),
             line_items: b.line_items,
             skipped_rows: b.skipped_rows(),
             skipped: JsonSkipped {

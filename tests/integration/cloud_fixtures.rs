@@ -421,6 +421,10 @@ fn the_fixture_folder_is_walked_with_its_containers() {
         ("fixtures/cloud/alibaba-new-2024-11.gbk.csv", "alibaba"),
         ("fixtures/cloud/aws-cur2-2024-11.csv", "aws-cur2"),
         (
+            "fixtures/cloud/azure-lowercase-no-currency-2024-11.csv",
+            "azure",
+        ),
+        (
             "fixtures/cloud/huawei-2024-11_1.csv + huawei-2024-11_2.csv",
             "huawei",
         ),

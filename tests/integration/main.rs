@@ -11,6 +11,7 @@ mod diagnostics;
 mod docs;
 mod fixtures_csv;
 mod gpu_checks;
+mod headers;
 mod hostile;
 mod html;
 mod parallel;

@@ -1,0 +1,391 @@
+//! Header names (aliases) of the generic roles, in every language billaudit
+//! reads: English, Chinese, German, French, Spanish and Japanese.
+//!
+//! This is the one table the generic CSV profile (`generic-csv`) maps
+//! columns with; docs/formats.md points here. The names are written as bills
+//! spell them; they are compared after header normalisation (trimmed,
+//! full-width folded, lowercased, a currency suffix such as `(¥)` stripped),
+//! so `BETRAG`, ` Betrag ` and `Betrag (EUR)` all match `Betrag`.
+//!
+//! Within a role the first name present in a header wins, so each list runs
+//! from the most specific name to the most general. A name belongs to one
+//! role only (a test checks it): a column is never both the amount and the
+//! unit price. Specific exports (AWS, Azure, the Chinese consoles, ...) have
+//! their own column tables in `src/normalise/profiles/` and are detected
+//! before these names are tried.
+
+/// What the charge is for, at the line level (`GPU instance A100`).
+/// Classified first.
+pub const DESCRIPTION: &[&str] = &[
+    // English
+    "Description",
+    "Item",
+    "Line Item",
+    "Item Description",
+    // Chinese
+    "计费项",
+    "费用项",
+    "计费项目",
+    "项目",
+    "项目名称",
+    "费用名称",
+    // German
+    "Beschreibung",
+    "Bezeichnung",
+    "Leistung",
+    "Leistungsbeschreibung",
+    "Artikel",
+    // French
+    "Libellé",
+    "Libelle",
+    "Désignation",
+    "Designation",
+    // Spanish
+    "Descripción",
+    "Descripcion",
+    "Concepto",
+    // Japanese
+    "項目",
+    "内容",
+    "品名",
+    "摘要",
+    // General names, in any language: after the specific ones.
+    "Name",
+    "名称",
+    "Position",
+];
+
+/// Which product or service the charge belongs to (`Elastic Compute
+/// Service`). The description when a bill has nothing finer; classified
+/// after [`DESCRIPTION`].
+pub const SERVICE: &[&str] = &[
+    // English
+    "Service",
+    "Product",
+    "Service Name",
+    "Product Name",
+    // Chinese
+    "产品名称",
+    "产品",
+    "商品名称",
+    "商品",
+    "服务名称",
+    // German
+    "Produkt",
+    "Dienst",
+    // French
+    "Produit",
+    // Spanish
+    "Producto",
+    "Servicio",
+    // Japanese
+    "サービス名",
+    "商品名",
+];
+
+/// The payable amount of the line. Payable names come before list or gross
+/// ones (`应付金额` before `金额`).
+pub const AMOUNT: &[&str] = &[
+    // Chinese, payable first
+    "应付金额",
+    "优惠后总价",
+    "消费金额",
+    // English
+    "Amount",
+    "Cost",
+    // Chinese, general
+    "金额",
+    // English, general
+    "Total",
+    "Charge",
+    "Charges",
+    // Chinese
+    "费用",
+    "费用金额",
+    // English
+    "Amount Due",
+    "Billed Amount",
+    "Total Cost",
+    // German
+    "Betrag",
+    "Gesamtbetrag",
+    "Gesamtpreis",
+    "Kosten",
+    // French
+    "Montant",
+    "Montant total",
+    "Prix total",
+    "Coût",
+    // Spanish
+    "Importe",
+    "Precio total",
+    "Coste",
+    "Costo",
+    // Japanese
+    "金額",
+    "請求金額",
+    "利用料金",
+    "料金",
+];
+
+/// How much was used or bought.
+pub const QUANTITY: &[&str] = &[
+    // English
+    "Quantity",
+    "Qty",
+    "Usage",
+    // Chinese
+    "用量",
+    "使用量",
+    "数量",
+    "组件用量",
+    // English
+    "Hours",
+    // German
+    "Menge",
+    "Anzahl",
+    "Verbrauch",
+    // French
+    "Quantité",
+    "Quantite",
+    "Qté",
+    // Spanish
+    "Cantidad",
+    // Japanese (`数量` and `使用量` are spelled as in Chinese)
+    "利用量",
+];
+
+/// The unit of the quantity (`hours`, `GB`).
+pub const UNIT: &[&str] = &[
+    // English
+    "Unit",
+    // Chinese
+    "单位",
+    "用量单位",
+    "使用量单位",
+    "组件用量单位",
+    // English
+    "Usage Unit",
+    // German
+    "Einheit",
+    // French
+    "Unité",
+    "Unite",
+    // Spanish
+    "Unidad",
+    // Japanese
+    "単位",
+];
+
+/// The price of one unit of the quantity.
+pub const UNIT_PRICE: &[&str] = &[
+    // English
+    "Unit Price",
+    "Rate",
+    "Price",
+    // Chinese
+    "单价",
+    "组件单价",
+    // English
+    "Unit Cost",
+    // German
+    "Einzelpreis",
+    "Preis pro Einheit",
+    "Stückpreis",
+    // French
+    "Prix unitaire",
+    // Spanish
+    "Precio unitario",
+    "Tarifa",
+    // Japanese
+    "単価",
+];
+
+/// The amount before discounts, when the bill states one.
+pub const LIST_AMOUNT: &[&str] = &[
+    // Chinese
+    "原价",
+    "官网价",
+    "组件原价",
+    // English
+    "List Cost",
+    "List Amount",
+    "List Price Total",
+];
+
+/// The currency of the line (`USD`, `人民币`).
+pub const CURRENCY: &[&str] = &[
+    // English
+    "Currency",
+    // Chinese
+    "币种",
+    "货币",
+    // English
+    "Currency Code",
+    // German
+    "Währung",
+    "Waehrung",
+    // French
+    "Devise",
+    // Spanish
+    "Moneda",
+    "Divisa",
+    // Japanese
+    "通貨",
+];
+
+/// The date of the charge (or of its period's start).
+pub const DATE: &[&str] = &[
+    // English
+    "Date",
+    // Chinese
+    "日期",
+    "账单日期",
+    "账期",
+    "消费时间",
+    // English
+    "Billing Period",
+    "Usage Date",
+    // German
+    "Datum",
+    "Leistungsdatum",
+    // French (`Date` as in English)
+    // Spanish
+    "Fecha",
+    // Japanese
+    "日付",
+    "利用日",
+];
+
+/// When the charged period starts.
+pub const START: &[&str] = &[
+    // English
+    "Start",
+    // Chinese
+    "开始时间",
+    // English
+    "Start Time",
+    "Usage Start",
+    // Chinese
+    "开始使用时间",
+    "账单开始时间",
+    // German
+    "Beginn",
+    // French
+    "Début",
+    // Spanish
+    "Inicio",
+    // Japanese
+    "開始日時",
+    "開始日",
+];
+
+/// When the charged period ends.
+pub const END: &[&str] = &[
+    // English
+    "End",
+    // Chinese
+    "结束时间",
+    // English
+    "End Time",
+    "Usage End",
+    // Chinese
+    "结束使用时间",
+    "账单结束时间",
+    // German
+    "Ende",
+    // French and Spanish
+    "Fin",
+    // Japanese
+    "終了日時",
+    "終了日",
+];
+
+/// A `start - end` range in one cell.
+pub const PERIOD: &[&str] = &[
+    "Period",
+    "时间段",
+    "计费周期",
+    "Zeitraum",
+    "Période",
+    "Periodo",
+];
+
+/// The resource (instance, pod, volume) the charge is for.
+pub const RESOURCE_ID: &[&str] = &[
+    "Resource ID",
+    "ResourceId",
+    "资源ID",
+    "实例ID",
+    "Instance ID",
+    "Pod ID",
+    "Pod",
+];
+
+/// Columns that name the kind of a line, classified with [`DESCRIPTION`]
+/// (Alibaba `产品明细`, Tencent `组件名称`, `Type`) but never its description.
+pub const LINE_KIND: &[&str] = &["产品明细", "组件名称", "子产品名称", "Type", "类型"];
+
+/// Columns that name the category of a service, classified with
+/// [`SERVICE`].
+pub const SERVICE_KIND: &[&str] = &["Category", "Service Category"];
+
+/// Money columns that only say how a charge was paid (cash, vouchers,
+/// stored value): never the amount, never summed.
+pub const PAYMENT_SPLITS: &[&str] = &[
+    "现金支付",
+    "代金券抵扣",
+    "储值卡支付金额",
+    "欠费金额",
+    "现金账户支出",
+    "代金券支出",
+    "赠送账户支出",
+    "Cash Paid",
+    "Voucher Paid",
+    "Credit Paid",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lowercased and trimmed, as header normalisation compares them
+    /// (vocab imports no stage, so the comparison is restated here).
+    fn key(s: &str) -> String {
+        s.trim().to_lowercase()
+    }
+
+    #[test]
+    fn no_name_belongs_to_two_roles_or_twice_to_one() {
+        let lists: [(&str, &[&str]); 15] = [
+            ("DESCRIPTION", DESCRIPTION),
+            ("SERVICE", SERVICE),
+            ("AMOUNT", AMOUNT),
+            ("QUANTITY", QUANTITY),
+            ("UNIT", UNIT),
+            ("UNIT_PRICE", UNIT_PRICE),
+            ("LIST_AMOUNT", LIST_AMOUNT),
+            ("CURRENCY", CURRENCY),
+            ("DATE", DATE),
+            ("START", START),
+            ("END", END),
+            ("PERIOD", PERIOD),
+            ("RESOURCE_ID", RESOURCE_ID),
+            ("LINE_KIND", LINE_KIND),
+            ("SERVICE_KIND", SERVICE_KIND),
+        ];
+        let mut seen: Vec<(String, &str)> = Vec::new();
+        for (list, names) in lists
+            .into_iter()
+            .chain([("PAYMENT_SPLITS", PAYMENT_SPLITS)])
+        {
+            for n in names {
+                let k = key(n);
+                if let Some((_, other)) = seen.iter().find(|(s, _)| *s == k) {
+                    panic!("`{n}` is in {other} and in {list}");
+                }
+                seen.push((k, list));
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Columns people actually name: the generic header names of every language
+//! (`src/vocab/headers.rs`), known profiles' headers in any case, and what
+//! the report says about a file without a currency column.
+
+use std::str::FromStr;
+
+use billaudit::{Bill, Category};
+use rust_decimal::Decimal;
+
+use crate::common::{fixture, run, stdout};
+
+fn d(s: &str) -> Decimal {
+    Decimal::from_str(s).unwrap()
+}
+
+fn audit(name: &str, csv: &str) -> Bill {
+    let mut bills = billaudit::audit_bytes(name, csv.as_bytes(), &billaudit::Options::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}\n{csv}"));
+    assert_eq!(bills.len(), 1, "{name}: one bill");
+    bills.remove(0)
+}
+
+/// The line numbers of a bill's findings of `code`.
+fn lines_of(b: &Bill, code: &str) -> Vec<Option<u64>> {
+    b.findings
+        .iter()
+        .filter(|f| f.code == code)
+        .map(|f| f.line)
+        .collect()
+}
+
+#[test]
+fn a_plain_chinese_csv_is_classified_by_its_item_column() {
+    // `项目` is the item (description) column: on main it was not, and all
+    // three rows fell into `other`.
+    let csv = "日期,项目,金额,币种\n\
+               2024-11-01,GPU实例 RTX 4090,36.00,CNY\n\
+               2024-11-01,公网流量,4.00,CNY\n\
+               2024-11-01,云盘快照,2.00,CNY\n";
+    let b = audit("cn.csv", csv);
+    assert_eq!(b.format, "generic-csv");
+    assert_eq!(b.currency.as_deref(), Some("CNY"));
+    assert_eq!(b.totals.get(Category::Compute), d("36.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("4.00"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("2.00"));
+    assert_eq!(b.totals.get(Category::Other), d("0"));
+    // 36.00 + 4.00 + 2.00 = 42.00; hidden 4.00 + 2.00 = 6.00
+    assert_eq!(b.total, d("42.00"));
+    assert_eq!(b.hidden, d("6.00"));
+    assert!(lines_of(&b, "unclassified-items").is_empty());
+    // The currency column is there: nothing to note.
+    assert_eq!(b.currency_note, None);
+}
+
+/// One bill per language: a GPU line whose arithmetic adds up and a
+/// transfer line whose does not, so `line-arithmetic` on line 3 (and only
+/// there) shows that quantity and unit price were both mapped.
+#[test]
+fn german_french_spanish_and_japanese_headers_map_every_role() {
+    let bills = [
+        (
+            "de.csv",
+            // `;` file: decimal comma. 10 x 1,50 = 15,00; 100 x 0,01 = 1,00 != 2,00
+            "Datum;Beschreibung;Menge;Einheit;Einzelpreis;Betrag;Währung\n\
+             2024-11-01;GPU instance A100;10;h;1,50;15,00;EUR\n\
+             2024-11-01;Data transfer out;100;GB;0,01;2,00;EUR\n",
+            "EUR",
+        ),
+        (
+            "fr.csv",
+            // 10 x 1.50 = 15.00; 100 x 0.01 = 1.00 != 2.00
+            "Date,Libellé,Quantité,Unité,Prix unitaire,Montant,Devise\n\
+             2024-11-01,GPU instance A100,10,h,1.50,15.00,EUR\n\
+             2024-11-01,Data transfer out,100,GB,0.01,2.00,EUR\n",
+            "EUR",
+        ),
+        (
+            "es.csv",
+            "Fecha,Concepto,Cantidad,Unidad,Precio unitario,Importe,Moneda\n\
+             2024-11-01,GPU instance A100,10,h,1.50,15.00,EUR\n\
+             2024-11-01,Data transfer out,100,GB,0.01,2.00,EUR\n",
+            "EUR",
+        ),
+        (
+            "ja.csv",
+            "日付,項目,数量,単位,単価,金額,通貨\n\
+             2024-11-01,GPU instance A100,10,h,150,1500,JPY\n\
+             2024-11-01,Data transfer out,100,GB,1,200,JPY\n",
+            "JPY",
+        ),
+    ];
+    for (name, csv, currency) in bills {
+        let b = audit(name, csv);
+        assert_eq!(b.format, "generic-csv", "{name}");
+        assert_eq!(b.currency.as_deref(), Some(currency), "{name}");
+        assert_eq!(b.currency_note, None, "{name}");
+        let (compute, bandwidth) = if currency == "JPY" {
+            // 10 x 150 = 1500; the transfer line states 200 (100 x 1 = 100)
+            (d("1500"), d("200"))
+        } else {
+            (d("15.00"), d("2.00"))
+        };
+        assert_eq!(b.totals.get(Category::Compute), compute, "{name}");
+        assert_eq!(b.totals.get(Category::Bandwidth), bandwidth, "{name}");
+        assert_eq!(b.total, compute + bandwidth, "{name}");
+        assert_eq!(lines_of(&b, "line-arithmetic"), vec![Some(3)], "{name}");
+        assert!(lines_of(&b, "unclassified-items").is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn generic_headers_match_in_any_case_with_spaces_trimmed() {
+    // 2 x 4.00 = 8.00 compute; 1 x 1.00 = 1.00 bandwidth; total 9.00
+    let csv = "  DATUM , beschreibung ,MENGE,  einzelpreis,BETRAG ,währung\n\
+               2024-11-01,GPU instance A100,2,4.00,8.00,EUR\n\
+               2024-11-01,Data transfer out,1,1.00,1.00,EUR\n";
+    let b = audit("de-case.csv", csv);
+    assert_eq!(b.format, "generic-csv");
+    assert_eq!(b.currency.as_deref(), Some("EUR"));
+    assert_eq!(b.totals.get(Category::Compute), d("8.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("1.00"));
+    assert_eq!(b.total, d("9.00"));
+    assert!(b.findings.iter().all(|f| f.code != "line-arithmetic"));
+}
+
+#[test]
+fn lowercase_azure_cost_details_without_a_currency_column() {
+    // fixtures/cloud/azure-lowercase-no-currency-2024-11.csv: the real EA
+    // header set, lowercased, without `billingcurrencycode`.
+    let path = fixture("cloud/azure-lowercase-no-currency-2024-11.csv");
+    let bytes = std::fs::read(&path).unwrap();
+    let b = audit("azure-lc.csv", std::str::from_utf8(&bytes).unwrap());
+    assert_eq!(b.format, "azure");
+    // 30.60 + 19.71 + 4.58 + 4.35 = 59.24 (see the expect file)
+    assert_eq!(b.totals.get(Category::Compute), d("30.60"));
+    assert_eq!(b.totals.get(Category::Storage), d("19.71"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("4.58"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("4.35"));
+    assert_eq!(b.total, d("59.24"));
+    assert_eq!(b.currency, None);
+    let note = b.currency_note.as_deref().unwrap_or_default();
+    assert!(note.starts_with("no currency column"), "{note}");
+
+    // The same header in mixed case with stray spaces around the names.
+    let header = "  Date ,METERCATEGORY, metersubcategory ,MeterName,quantity,UNITOFMEASURE,costInBillingCurrency ";
+    // 10 x 3.06 = 30.60 compute; 50 x 0.087 = 4.35 bandwidth; total 34.95
+    let csv = format!(
+        "{header}\n\
+         11/01/2024,Virtual Machines,NCv3 Series,NC6s v3,10,1 Hour,30.60\n\
+         11/01/2024,Bandwidth,Rtn Preference: MGN,Standard Data Transfer Out,50,1 GB,4.35\n"
+    );
+    let b = audit("azure-mixed.csv", &csv);
+    assert_eq!(b.format, "azure");
+    assert_eq!(b.totals.get(Category::Compute), d("30.60"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("4.35"));
+    assert_eq!(b.total, d("34.95"));
+}
+
+#[test]
+fn a_file_without_a_currency_column_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    // No currency anywhere: the currency is unknown, and the report says why.
+    let none = dir.path().join("none.csv");
+    std::fs::write(
+        &none,
+        "Date,Description,Amount\n2024-11-01,GPU instance A100,15.00\n",
+    )
+    .unwrap();
+    // A header suffix names it: CNY, and the report says from where.
+    let suffix = dir.path().join("suffix.csv");
+    std::fs::write(
+        &suffix,
+        "日期,项目,应付金额(¥)\n2024-11-01,GPU实例 RTX 4090,36.00\n",
+    )
+    .unwrap();
+
+    let out = run(&["audit", "--format", "json", none.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bill = &json["bills"][0];
+    assert_eq!(bill["currency"], serde_json::Value::Null);
+    assert_eq!(
+        bill["currency_note"],
+        "no currency column and no currency in the headers; the currency is unknown"
+    );
+
+    let out = run(&["audit", "--format", "json", suffix.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bill = &json["bills"][0];
+    assert_eq!(bill["currency"], "CNY");
+    assert_eq!(
+        bill["currency_note"],
+        "no currency column; assumed CNY from the header `应付金额(¥)`"
+    );
+
+    let out = run(&["audit", suffix.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("  note: no currency column; assumed CNY from the header `应付金额(¥)`\n"),
+        "{text}"
+    );
+
+    // With a currency column there is no note (`null` in JSON).
+    let out = run(&["audit", "--format", "json", "fixtures/csv/clean-bill.csv"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["bills"][0]["currency"], "USD");
+    assert_eq!(json["bills"][0]["currency_note"], serde_json::Value::Null);
+    assert!(!stdout(&run(&["audit", "fixtures/csv/clean-bill.csv"])).contains("note:"));
+}
