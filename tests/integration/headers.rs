@@ -157,6 +157,26 @@ fn lowercase_azure_cost_details_without_a_currency_column() {
 }
 
 #[test]
+fn azure_cost_details_with_only_a_cost_and_a_meter_column() {
+    // The shape from the issue: lower-case `costinbillingcurrency` beside one
+    // meter column and nothing else. One meter column alone is not enough
+    // for the signature, but the Azure cost column names are Azure's own.
+    // 30.60 compute + 4.35 bandwidth = 34.95
+    let csv = "costinbillingcurrency,metercategory\n30.60,Virtual Machines\n4.35,Bandwidth\n";
+    let b = audit("azure-two-columns.csv", csv);
+    assert_eq!(b.format, "azure");
+    assert_eq!(b.totals.get(Category::Compute), d("30.60"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("4.35"));
+    assert_eq!(b.total, d("34.95"));
+    // The pay-as-you-go spelling of the cost column is Azure's too.
+    // 12.00 compute + 1.00 bandwidth = 13.00
+    let csv = "PreTaxCost,MeterCategory\n12.00,Virtual Machines\n1.00,Bandwidth\n";
+    let b = audit("azure-payg-two-columns.csv", csv);
+    assert_eq!(b.format, "azure");
+    assert_eq!(b.total, d("13.00"));
+}
+
+#[test]
 fn a_file_without_a_currency_column_says_so() {
     let dir = tempfile::tempdir().unwrap();
     // No currency anywhere: the currency is unknown, and the report says why.

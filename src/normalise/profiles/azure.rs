@@ -16,6 +16,10 @@ pub const AZURE: Spec = Spec {
         "MeterName",
         "MeterId",
         "MeterRegion",
+        // The cost columns are Azure's own names: with one meter column
+        // beside them, a minimal cost-details extract is recognised.
+        "CostInBillingCurrency",
+        "PreTaxCost",
     ],
     signature_min: 2,
     required: &[],
