@@ -13,6 +13,7 @@ mod fixtures_csv;
 mod gpu_checks;
 mod hostile;
 mod html;
+mod oracles;
 mod parallel;
 mod props;
 mod real_data;
