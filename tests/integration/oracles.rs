@@ -344,13 +344,21 @@ fn duckdb_sql_equals_audit_on_generated_focus_bills() {
     for (name, body) in EDGE_CASES {
         write(name, edge_csv(body));
     }
-    // 24 generated bills from a fixed seed, so a failure is repeatable.
+    // 24 generated bills from a fixed seed, so a failure is repeatable;
+    // ORACLE_SEED (a byte) and ORACLE_CASES explore further by hand.
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let seed = env("ORACLE_SEED", 7) as u8;
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
     );
     let strategy = bill();
-    for i in 0..24 {
+    for i in 0..env("ORACLE_CASES", 24) {
         let (rows, usage_type) = strategy.new_tree(&mut runner).unwrap().current();
         write(&format!("gen-{i:02}"), focus_csv(&rows, usage_type));
     }
@@ -421,4 +429,67 @@ fn duckdb_sql_equals_audit_on_generated_focus_bills() {
         "{text}"
     );
     assert!(line("fees-without-base").contains("checks ['hidden-fee-share', 'replica-redundancy', 'replica-share', 'scheduling-fee-share']"), "{text}");
+}
+
+/// A cost with more decimals than the query's money type (20) was rounded
+/// by the cast in silence: `0.000000000000000000005` summed as `1E-20` in
+/// DuckDB against the audit's exact `5E-21`. The query now fails instead,
+/// naming the value.
+#[test]
+fn duckdb_sql_refuses_costs_finer_than_its_scale() {
+    if !duckdb_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("fine.csv");
+    std::fs::write(
+        &p,
+        edge_csv(
+            "Usage,GPU instance hours,Compute,0.000000000000000000005\n\
+             Usage,Data transfer out to Internet,Networking,1.00\n",
+        ),
+    )
+    .unwrap();
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/run_sql.py"))
+        .args([
+            "--engine",
+            "duckdb",
+            "--billaudit",
+            env!("CARGO_BIN_EXE_billaudit"),
+        ])
+        .arg(format!("{}:focus", p.display()))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("more than 20 decimal places: 0.000000000000000000005"),
+        "{text}"
+    );
+    // 20 places are still read exactly: 0.00000000000000000001 + 1.00.
+    std::fs::write(
+        &p,
+        edge_csv(
+            "Usage,GPU instance hours,Compute,0.00000000000000000001\n\
+             Usage,Data transfer out to Internet,Networking,1.00\n",
+        ),
+    )
+    .unwrap();
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/run_sql.py"))
+        .args([
+            "--engine",
+            "duckdb",
+            "--billaudit",
+            env!("CARGO_BIN_EXE_billaudit"),
+        ])
+        .arg(format!("{}:focus", p.display()))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("total 1.00000000000000000001"), "{text}");
 }
