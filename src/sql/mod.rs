@@ -587,13 +587,13 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
 
     let m = d.money();
     let amount_text = trimmed(d, &amount_col);
-    // A value with more decimals than the money type holds would be rounded
-    // by the cast in silence (billaudit keeps 28): cast it with a prefix
+    // A value with more (non-zero) decimals than the money type holds would
+    // be rounded by the cast in silence (billaudit keeps 28): cast it with a prefix
     // instead, so the query fails and the engine's message names the value.
     let too_fine = format!(
         "length({amount_text}) > {} AND {}",
         SCALE + 1,
-        d.regex(&amount_text, &format!("[.][0-9]{{{},}}", SCALE + 1))
+        d.regex(&amount_text, &format!("[.][0-9]{{{SCALE}}}0*[1-9]"))
     );
     let amount_expr = format!(
         "CASE WHEN {} THEN NULL WHEN {too_fine} THEN CAST(concat({}, {amount_text}) AS {m}) ELSE CAST({amount_text} AS {m}) END",

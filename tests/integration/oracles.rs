@@ -468,12 +468,13 @@ fn duckdb_sql_refuses_costs_finer_than_its_scale() {
         text.contains("more than 20 decimal places: 0.000000000000000000005"),
         "{text}"
     );
-    // 20 places are still read exactly: 0.00000000000000000001 + 1.00.
+    // 20 places are still read exactly, and zeros after them do not count:
+    // 0.00000000000000000001 + 1.0000000000000000000000 = 1.00000000000000000001.
     std::fs::write(
         &p,
         edge_csv(
             "Usage,GPU instance hours,Compute,0.00000000000000000001\n\
-             Usage,Data transfer out to Internet,Networking,1.00\n",
+             Usage,Data transfer out to Internet,Networking,1.0000000000000000000000\n",
         ),
     )
     .unwrap();
