@@ -117,8 +117,12 @@ impl Dialect {
         let six = self.decimal(38, 6);
         match self {
             // DuckDB divides decimals as DOUBLE: divide the unscaled
-            // integers instead (HUGEINT, overflow is an error). `abs` and
-            // `sign` give half away from zero.
+            // integers instead (HUGEINT), by long division so no product
+            // exceeds 1000 x the whole (a whole up to about 1.7e15; beyond,
+            // overflow is an error): the integer part, then two groups of
+            // three decimals, then half away from zero on the remainder
+            // (`abs` and `sign`). Multiplying the part by 2e6 first
+            // overflowed HUGEINT from a part of about 8.5e11.
             Dialect::DuckDb => {
                 let unscaled = |e: &str| {
                     format!(
@@ -128,8 +132,14 @@ impl Dialect {
                 };
                 let p = unscaled(part);
                 let w = unscaled(whole);
+                let r0 = format!("(abs({p}) % {w})");
+                let r1 = format!("(({r0} * 1000) % {w})");
+                let r2 = format!("(({r1} * 1000) % {w})");
+                let n = format!(
+                    "((abs({p}) // {w}) * 1000000 + (({r0} * 1000) // {w}) * 1000 + (({r1} * 1000) // {w}) + CASE WHEN {r2} * 2 >= {w} THEN 1 ELSE 0 END)"
+                );
                 format!(
-                    "CAST(CAST(sign({p}) * ((abs({p}) * 2000000 + {w}) // ({w} * 2)) AS {dec}) * CAST(0.000001 AS DECIMAL(7, 6)) AS {six})",
+                    "CAST(CAST(sign({p}) * {n} AS {dec}) * CAST(0.000001 AS DECIMAL(7, 6)) AS {six})",
                     dec = self.decimal(38, 0)
                 )
             }

@@ -588,9 +588,18 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
 
     let m = d.money();
     let amount_text = trimmed(d, &amount_col);
+    // A value with more (non-zero) decimals than the money type holds would
+    // be rounded by the cast in silence (billaudit keeps 28): cast it with a prefix
+    // instead, so the query fails and the engine's message names the value.
+    let too_fine = format!(
+        "length({amount_text}) > {} AND {}",
+        SCALE + 1,
+        d.regex(&amount_text, &format!("[.][0-9]{{{SCALE}}}0*[1-9]"))
+    );
     let amount_expr = format!(
-        "CASE WHEN {} THEN NULL ELSE CAST({amount_text} AS {m}) END",
-        is_placeholder_sql(d, &amount_text)
+        "CASE WHEN {} THEN NULL WHEN {too_fine} THEN CAST(concat({}, {amount_text}) AS {m}) ELSE CAST({amount_text} AS {m}) END",
+        is_placeholder_sql(d, &amount_text),
+        d.lit(&format!("more than {SCALE} decimal places: "))
     );
     // GCP: `cost` is before credits; the BigQuery export lists them in an
     // ARRAY<STRUCT<name, amount, ..>> per row.

@@ -14,6 +14,7 @@ mod gpu_checks;
 mod headers;
 mod hostile;
 mod html;
+mod oracles;
 mod parallel;
 mod parts;
 mod props;
