@@ -160,6 +160,9 @@ SPECS = {
     "fixtures/cloud/huawei-2024-11_1.csv": csv_spec(
         "应付金额(¥)", ["产品", "使用量类型"], types=HUAWEI_TYPE,
         parts=["fixtures/cloud/huawei-2024-11_1.csv", "fixtures/cloud/huawei-2024-11_2.csv"]),
+    "fixtures/cloud/azure-lowercase-no-currency-2024-11.csv": csv_spec(
+        "costinbillingcurrency", ["metername", "metersubcategory", "productname"],
+        overrides={2: ("compute", "meter category Virtual Machines: an NC6s v3 GPU VM")}),
     "fixtures/cloud/tencent-2024-11.zip": csv_spec("优惠后总价", ["产品名称", "组件名称"], types=TENCENT_TYPE,
                                                    member="tencent-2024-11.csv"),
     "fixtures/csv/alibaba-detail.csv": csv_spec("应付金额", ["产品", "计费项"], types=ALI_TYPE),
@@ -277,13 +280,7 @@ FINDINGS = {
 # What billaudit says where it is wrong by the reading above: fixture ->
 # {field: billaudit's value}. Reported as WRONG, not failed, while the
 # expectation holds exactly this value.
-KNOWN_WRONG = {
-    "fixtures/csv/huawei-usage.csv": {
-        "findings": ["hidden-fee-share"],
-        "why": "the huawei profile does not read the 开始时间/结束时间 columns (only 消费时间 and 账期), "
-               "so every row is dated by its month and the 26 idle days of storage are not found",
-    },
-}
+KNOWN_WRONG = {}
 
 
 # ------------------------------------------------------------------- reading

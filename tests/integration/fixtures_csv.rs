@@ -158,7 +158,15 @@ fn huawei_currency_suffix_headers() {
         ],
         total: "1815.00",
         hidden_share: Some("0.187328"),
-        findings: &[("hidden-fee-share", None)],
+        // 开始时间/结束时间 date the rows: the GPU ran 10-01..10-05 04:00, the
+        // 云硬盘 (line 3) and 云备份 (line 4) are billed 10-01..10-31, so 26
+        // days of storage with no compute (350.00 x 26/31 = 293.55 and
+        // 40.00 x 26/31 = 33.55). On main these were missed (oracle_fixtures.py).
+        findings: &[
+            ("hidden-fee-share", None),
+            ("idle-storage", Some(3)),
+            ("idle-storage", Some(4)),
+        ],
         passed: false,
     });
 }

@@ -121,6 +121,9 @@ pub const HUAWEI: Spec = Spec {
         (Role::ListAmount, &["官网价", "原价"]),
         (Role::Period, &["消费时间", "使用时间"]),
         (Role::Date, &["账期"]),
+        // The usage-type detail export dates each row by its usage window.
+        (Role::Start, &["开始时间"]),
+        (Role::End, &["结束时间"]),
         (Role::ResourceId, &["资源ID"]),
     ],
     class_tiers: &[
