@@ -746,7 +746,7 @@ impl Classify<'_> {
                     self.opts.classifier.classify(c);
                 }
             }
-            RowOutcome::Skip(..) | RowOutcome::StatedTotal(_) => {}
+            RowOutcome::Skip(..) | RowOutcome::Stated { .. } => {}
         }
     }
 }
@@ -763,7 +763,7 @@ fn shift_lines(outcome: &mut RowOutcome, by: u64) {
             }
         }
         RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
-        RowOutcome::Skip(_, None) | RowOutcome::StatedTotal(_) => {}
+        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } => {}
     }
 }
 
@@ -792,10 +792,20 @@ fn apply_outcome(
             }
         }
         RowOutcome::Skip(reason, finding) => bills.add_skip(*reason, finding.take()),
-        RowOutcome::StatedTotal(amount) => {
-            let amount = *amount;
+        RowOutcome::Stated {
+            kind,
+            amount,
+            currency,
+        } => {
             bills.add_skip(SkipReason::Summary, None);
-            bills.primary().stated_total = Some((line, amount));
+            let stated = Some((line, *amount));
+            let bill = bills.for_currency(currency);
+            // As on a text invoice, the last subtotal and total stated are checked.
+            if *kind == SummaryKind::Subtotal {
+                bill.stated_subtotal = stated;
+            } else {
+                bill.stated_total = stated;
+            }
         }
     }
 }
