@@ -16,7 +16,7 @@ use crate::classify::user::{BoundRules, UserRules};
 use crate::classify::{ClassCache, Classifier};
 use crate::error::{Error, InputError, Result};
 use crate::ingest::csv::Window;
-use crate::ingest::text::{self, LineKind, SummaryKind};
+use crate::ingest::text::{self, LineKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
 use crate::normalise::number::DecimalMark;
@@ -25,6 +25,7 @@ use crate::normalise::profile::{
 };
 use crate::normalise::profiles;
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
+use crate::vocab::summary::SummaryKind;
 
 mod parallel;
 use parallel::{Blocks, Parallel, Ranges};
