@@ -396,4 +396,13 @@ mod tests {
             assert!(kind(l).is_some(), "`{l}`");
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_cell_is_asked_about_without_panic(s in "\\PC{0,80}") {
+            let _ = kind(&s);
+            let _ = stated_kind(&s, |w| w.len() == 3);
+            let _ = label_in(&normalise(&s), TOTAL);
+        }
+    }
 }
