@@ -294,7 +294,9 @@ impl RowNormaliser<'_> {
 
         let mut amount = match self.number(line, rec, Role::Amount)? {
             Some(a) => a,
-            None if summary.is_some() => {
+            // A subtotal or total without a figure states nothing; a tax or
+            // discount row without one is an item whose amount is missing.
+            None if matches!(summary, Some(SummaryKind::Subtotal | SummaryKind::Total)) => {
                 spare.push(item);
                 return Ok(RowOutcome::Skip(SkipReason::Summary, None));
             }

@@ -479,3 +479,23 @@ fn french_and_japanese_summary_rows() {
     assert_eq!(ja.stated_total.as_deref(), Some("1100"));
     assert!(ja.findings.iter().all(|f| !f.code.ends_with("mismatch")));
 }
+
+// A tax row without a figure is a charge whose amount is missing
+// (`missing-amount`, line 3); a total row without one states nothing (a
+// `summary` skip, no finding). The one item: 10.00.
+#[test]
+fn summary_rows_without_an_amount() {
+    let bill =
+        audit_csv_text("Description,Amount,Currency\nGPU pod,10.00,USD\nTax,,USD\nTotal,,USD\n");
+    assert_eq!(bill.line_items, 1);
+    assert_eq!(bill.total, "10.00");
+    assert_eq!(bill.skipped.missing_amount, 1);
+    assert_eq!(bill.skipped.summary, 1);
+    assert_eq!(bill.stated_total, None);
+    let f: Vec<(&str, Option<u64>)> = bill
+        .findings
+        .iter()
+        .map(|f| (f.code.as_str(), f.line))
+        .collect();
+    assert!(f.contains(&("missing-amount", Some(3))), "{f:?}");
+}
