@@ -178,6 +178,9 @@ SPECS = {
     "fixtures/csv/hidden-share-under-5pct.csv": SIMPLE,
     "fixtures/csv/huawei-usage.csv": csv_spec("应付金额(¥)", ["产品", "使用量类型编码"], types=HUAWEI_TYPE),
     "fixtures/csv/placeholders-and-totals.csv": csv_spec("Amount", ["Service", "Description"]),
+    "fixtures/csv/summary-rows-en.csv": csv_spec("Amount", ["Service", "Description"]),
+    "fixtures/csv/summary-rows-zh.csv": csv_spec("金额", ["产品", "计费项"]),
+    "fixtures/csv/summary-rows-mismatch.csv": csv_spec("Amount", ["Service", "Description"]),
     "fixtures/csv/tencent-detail.csv": csv_spec("优惠后总价", ["产品名称", "组件名称"], types=TENCENT_TYPE),
     "fixtures/gpu/billing-granularity-hourly.csv": GPU_CNY,
     "fixtures/gpu/billing-granularity-per-second.csv": GPU_CNY,
@@ -208,6 +211,10 @@ SPECS = {
 # Findings other than the four share checks, judged by hand from the rows.
 # Bill-level findings have no `:line`.
 FINDINGS = {
+    "fixtures/csv/summary-rows-mismatch.csv": {
+        "subtotal-mismatch:5": "line 5: states 45.00, items other than tax and credit 36.00 + 4.00 + 2.00 = 42.00",
+        "total-mismatch:8": "line 8: states 44.00, all items 42.00 - 5.00 (discount) + 2.96 (VAT) = 39.96",
+    },
     "fixtures/cloud/aws-cur2-2024-11.csv": {
         "idle-storage:4": "line 4: EBS snapshot billed 11-01..12-01; the only compute (line 2) ran "
                           "11-01 00:00-10:00, so 11-02..11-30 are idle",
@@ -292,6 +299,39 @@ def read_text(path, spec):
     return data.decode(spec.get("encoding", "utf-8-sig"))
 
 
+# Summary labels, written here by hand (not read from billaudit): what a
+# row says when its only words are one of these.
+SUMMARY_LABELS = {
+    "subtotal": {"subtotal", "sub-total", "小计", "zwischensumme", "total ht", "sous-total", "小計"},
+    "total": {"total", "balance due", "amount due", "grand total", "合计", "总计", "价税合计",
+              "gesamtbetrag", "total ttc", "合計"},
+    "tax": {"tax", "vat", "税额", "mwst.", "tva", "消費税"},
+    "credit": {"discount", "credit"},
+}
+
+
+def summary_kind(row, spec):
+    """`subtotal`, `total`, `tax`, `credit` when a row's only words are one
+    summary label (repeated or not), else None."""
+    words = set()
+    for col, v in row.items():
+        v = (v or "").strip()
+        if not v or col == spec["amount"] or col.lower() == "currency" or col == "币种":
+            continue
+        if re.fullmatch(r"[-+]?[\d.,]+", v):
+            continue
+        words.add(v)
+    if len(words) != 1:
+        return None
+    w = words.pop().lower().rstrip(":：").strip()
+    w = re.sub(r"\s*[(（][^)）]*[)）]$", "", w)      # `VAT (8%)`, `税额（6%）`
+    w = re.sub(r"\s+[a-z]{3}$", "", w) if w.split()[0] in ("total", "amount") else w  # `Total USD`
+    for kind, labels in SUMMARY_LABELS.items():
+        if w in labels:
+            return kind
+    return None
+
+
 def read_csv_rows(rel, spec):
     """Rows of one CSV fixture: dicts with line, amount, category, text."""
     parts = spec.get("parts", [rel])
@@ -310,11 +350,18 @@ def read_csv_rows(rel, spec):
             if not any(c.strip() for c in cells):
                 rows.append({"line": i, "part": pi, "skip": "blank"})
                 continue
-            first = next((c.strip() for c in cells if c.strip()), "")
-            if first.lower() in ("total", "subtotal", "合计", "小计", "总计"):
+            kind = summary_kind(row, spec)
+            if kind in ("subtotal", "total"):
                 rows.append({"line": i, "part": pi, "skip": "summary", "text": line})
                 continue
             amount, err = parse_amount(row.get(spec["amount"], ""), spec.get("decimal_comma", False))
+            if kind in ("tax", "credit") and not err:
+                # A tax or discount row states real money on the bill: an item.
+                if kind == "credit":
+                    amount = -abs(amount)
+                rows.append({"line": i, "part": pi, "amount": amount, "category": kind,
+                             "text": line, "why": f"a `{kind}` summary row"})
+                continue
             desc = " / ".join(row.get(c, "").strip() for c in spec["desc"] if row.get(c, "").strip())
             if err:
                 rows.append({"line": i, "part": pi, "skip": err, "text": desc})

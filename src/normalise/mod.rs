@@ -12,6 +12,7 @@ use rust_decimal::Decimal;
 
 use crate::model::Category;
 use crate::model::{Finding, LineItem, Severity};
+use crate::vocab::summary::{self, SummaryKind};
 use number::{Cell, DecimalMark, parse_number};
 use profile::{ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile, Role, map_header};
 
@@ -27,7 +28,8 @@ pub enum SkipReason {
     MissingAmount,
     /// Every cell was empty.
     Blank,
-    /// A `Total`/`合计` row: kept as the stated total, not summed.
+    /// A summary row (`Subtotal`, `Total`, `合计`, ...): kept as a stated
+    /// figure to check the lines against, not summed.
     Summary,
 }
 
@@ -39,8 +41,15 @@ pub enum RowOutcome {
     /// own `credit` line item.
     WithCredits(Box<LineItem>, Vec<LineItem>),
     Skip(SkipReason, Option<Finding>),
-    /// A stated total (`合计`, `Total`) to check the lines against.
-    StatedTotal(Decimal),
+    /// A figure the bill states about its lines (a `Subtotal`/`小计` or a
+    /// `Total`/`合计` row), to check them against; counted as a `summary`
+    /// skip. `kind` is [`SummaryKind::Subtotal`] or [`SummaryKind::Total`]
+    /// (a tax or credit summary row is an item). `currency` is the row's.
+    Stated {
+        kind: SummaryKind,
+        amount: Decimal,
+        currency: Option<String>,
+    },
 }
 
 /// The result of trying the profiles on one header candidate.
@@ -74,21 +83,10 @@ pub fn detect_header<'p>(
     None
 }
 
-/// Labels of a row that states the bill's total instead of charging.
-fn is_total_label(s: &str) -> bool {
-    const LABELS: [&str; 8] = [
-        "total",
-        "grand total",
-        "total due",
-        "amount due",
-        "合计",
-        "总计",
-        "总计金额",
-        "合计金额",
-    ];
-    let t = s.trim().trim_end_matches([':', '：']);
-    // The English labels are ASCII: no lowercase copy of the cell is needed.
-    LABELS.iter().any(|l| t.eq_ignore_ascii_case(l))
+/// What a cell names when it is a summary label (the shared table,
+/// [`crate::vocab::summary`]): `Subtotal`, `Tax (8%)`, `Total USD`, `合计：`.
+pub fn summary_label(s: &str) -> Option<SummaryKind> {
+    summary::stated_kind(s, |w| header::currency_code(w).is_some())
 }
 
 /// The longest cell read as text. Real cells are short (a long SKU
@@ -221,6 +219,18 @@ impl RowNormaliser<'_> {
         }
     }
 
+    /// The currency of a row: its currency cell, else the header's.
+    fn row_currency(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+    ) -> Result<Option<String>, Box<Finding>> {
+        Ok(match self.field_str(line, rec, Role::Currency)? {
+            Some(c) => Some(currency_of(c)),
+            None => self.map.header_currency.clone(),
+        })
+    }
+
     /// Hash of the row's cells, leaving out its row-id columns.
     fn fingerprint(&self, rec: &::csv::ByteRecord) -> u64 {
         crate::model::record_fingerprint(rec, &self.map.row_ids)
@@ -276,18 +286,26 @@ impl RowNormaliser<'_> {
             texts.truncate(used);
         }
         let tiers = &item.class_text;
+        // A summary row: its label is the first text before the amount (or
+        // its first classification text), and every classification text is
+        // a label of the same kind (empty, the label again, or its
+        // translation: `Subtotal`, `小计`). A row with any other text is an item.
         let first_text = rec
             .iter()
-            .take(amount_col.max(1))
+            .take(amount_col)
             .filter_map(|f| std::str::from_utf8(f).ok())
             .map(str::trim)
-            .find(|s| !s.is_empty());
-        let is_summary = first_text.is_some_and(is_total_label)
-            && tiers.iter().flatten().all(|t| is_total_label(t));
+            .find(|s| !s.is_empty())
+            .or_else(|| tiers.iter().flatten().next().map(String::as_str));
+        let summary = first_text
+            .and_then(summary_label)
+            .filter(|k| tiers.iter().flatten().all(|t| summary_label(t) == Some(*k)));
 
-        let amount = match self.number(line, rec, Role::Amount)? {
+        let mut amount = match self.number(line, rec, Role::Amount)? {
             Some(a) => a,
-            None if is_summary => {
+            // A subtotal or total without a figure states nothing; a tax or
+            // discount row without one is an item whose amount is missing.
+            None if matches!(summary, Some(SummaryKind::Subtotal | SummaryKind::Total)) => {
                 spare.push(item);
                 return Ok(RowOutcome::Skip(SkipReason::Summary, None));
             }
@@ -314,9 +332,20 @@ impl RowNormaliser<'_> {
                 ));
             }
         };
-        if is_summary {
-            spare.push(item);
-            return Ok(RowOutcome::StatedTotal(amount));
+        match summary {
+            Some(kind @ (SummaryKind::Subtotal | SummaryKind::Total)) => {
+                spare.push(item);
+                let currency = self.row_currency(line, rec)?;
+                return Ok(RowOutcome::Stated {
+                    kind,
+                    amount,
+                    currency,
+                });
+            }
+            // A discount stated as a positive figure is still taken off,
+            // as on a text invoice.
+            Some(SummaryKind::Credit) if amount > Decimal::ZERO => amount.set_sign_negative(true),
+            _ => {}
         }
 
         // Every field is set below (`class_text` above, `rule` by the
@@ -372,9 +401,7 @@ impl RowNormaliser<'_> {
         match self.field_str(line, rec, Role::Currency)? {
             // Its own value: kept in the item's text, without a new one.
             Some(c) if header::is_iso_code(c) => put(&mut item.currency, Some(c)),
-            Some(c) => {
-                item.currency = header::currency_value(c).or_else(|| Some(c.to_uppercase()));
-            }
+            Some(c) => item.currency = Some(currency_of(c)),
             None => put(&mut item.currency, self.map.header_currency.as_deref()),
         }
         if let Some(p) = self.field_str(line, rec, Role::Period)? {
@@ -410,11 +437,20 @@ impl RowNormaliser<'_> {
                 }
             }
         }
-        for (i, marker) in &self.map.markers {
-            let t = number::trim(self.text(line, rec, *i)?);
-            if marker.matches(t) {
-                item.forced = Some((marker.category, marker.id));
-                break;
+        // A tax or credit summary row is a charge of that category, as a
+        // text invoice's `Tax`/`Discount` line is.
+        match summary {
+            Some(SummaryKind::Tax) => item.forced = Some((Category::Tax, "summary-tax")),
+            Some(SummaryKind::Credit) => item.forced = Some((Category::Credit, "summary-credit")),
+            _ => {}
+        }
+        if item.forced.is_none() {
+            for (i, marker) in &self.map.markers {
+                let t = number::trim(self.text(line, rec, *i)?);
+                if marker.matches(t) {
+                    item.forced = Some((marker.category, marker.id));
+                    break;
+                }
             }
         }
         if let Some(col) = self.map.credit_list {
@@ -438,6 +474,11 @@ impl RowNormaliser<'_> {
         }
         Ok(RowOutcome::Item(item))
     }
+}
+
+/// A currency cell's value as a code: `USD`, `¥` -> `CNY`, else uppercased.
+fn currency_of(c: &str) -> String {
+    header::currency_value(c).unwrap_or_else(|| c.to_uppercase())
 }
 
 /// Sets a text field to `value`, reusing the text it holds.

@@ -16,7 +16,7 @@ use crate::classify::user::{BoundRules, UserRules};
 use crate::classify::{ClassCache, Classifier};
 use crate::error::{Error, InputError, Result};
 use crate::ingest::csv::Window;
-use crate::ingest::text::{self, LineKind, SummaryKind};
+use crate::ingest::text::{self, LineKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
 use crate::normalise::number::DecimalMark;
@@ -25,6 +25,7 @@ use crate::normalise::profile::{
 };
 use crate::normalise::profiles;
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
+use crate::vocab::summary::SummaryKind;
 
 mod configured;
 mod parallel;
@@ -759,7 +760,7 @@ impl Classify<'_> {
                     self.opts.classifier.classify(c);
                 }
             }
-            RowOutcome::Skip(..) | RowOutcome::StatedTotal(_) => {}
+            RowOutcome::Skip(..) | RowOutcome::Stated { .. } => {}
         }
     }
 }
@@ -776,7 +777,7 @@ fn shift_lines(outcome: &mut RowOutcome, by: u64) {
             }
         }
         RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
-        RowOutcome::Skip(_, None) | RowOutcome::StatedTotal(_) => {}
+        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } => {}
     }
 }
 
@@ -805,10 +806,20 @@ fn apply_outcome(
             }
         }
         RowOutcome::Skip(reason, finding) => bills.add_skip(*reason, finding.take()),
-        RowOutcome::StatedTotal(amount) => {
-            let amount = *amount;
+        RowOutcome::Stated {
+            kind,
+            amount,
+            currency,
+        } => {
             bills.add_skip(SkipReason::Summary, None);
-            bills.primary().stated_total = Some((line, amount));
+            let stated = Some((line, *amount));
+            let bill = bills.for_currency(currency);
+            // As on a text invoice, the last subtotal and total stated are checked.
+            if *kind == SummaryKind::Subtotal {
+                bill.stated_subtotal = stated;
+            } else {
+                bill.stated_total = stated;
+            }
         }
     }
 }

@@ -145,9 +145,26 @@ fn render_bill(out: &mut String, b: &Bill) {
     if let Some(note) = &b.currency_note {
         let _ = writeln!(out, "  note: {note}");
     }
+    // Each reason a row was skipped, counted: `(2 summary, 1 blank)`.
+    let k = &b.skipped;
+    let reasons: Vec<String> = [
+        (k.summary, "summary"),
+        (k.unparsable, "unparsable"),
+        (k.missing_amount, "missing amount"),
+        (k.blank, "blank"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, why)| format!("{n} {why}"))
+    .collect();
+    let reasons = if reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", reasons.join(", "))
+    };
     let _ = writeln!(
         out,
-        "  {} line item{}, {} row{} skipped",
+        "  {} line item{}, {} row{} skipped{reasons}",
         b.line_items,
         plural(b.line_items as usize),
         b.skipped_rows(),

@@ -6,3 +6,4 @@
 //! it imports no stage, and every stage may import it.
 
 pub mod headers;
+pub mod summary;

@@ -37,3 +37,26 @@ fn docs_output_formats_states_the_html_limits_the_code_uses() {
     }
     assert!(root().join("docs/html-report.png").exists());
 }
+
+#[test]
+fn docs_formats_lists_every_summary_label_of_the_shared_table() {
+    use billaudit::vocab::summary::{CREDIT, SUBTOTAL, TAX, TOTAL};
+    let doc = std::fs::read_to_string(root().join("docs/formats.md")).unwrap();
+    for (kind, set) in [
+        ("subtotal", SUBTOTAL),
+        ("tax", TAX),
+        ("credit", CREDIT),
+        ("total", TOTAL),
+    ] {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| {kind} |")))
+            .unwrap_or_else(|| panic!("docs/formats.md has no `{kind}` row of summary labels"));
+        for label in set {
+            assert!(
+                row.contains(&format!("`{label}`")),
+                "docs/formats.md: the {kind} row lacks `{label}`"
+            );
+        }
+    }
+}

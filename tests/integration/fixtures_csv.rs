@@ -333,3 +333,177 @@ fn placeholders_garbage_and_a_stated_total() {
         unparsable.message
     );
 }
+
+// Summary rows are statements, not items (docs/formats.md, "Summary rows").
+// Items: 12 x 3.00 = 36.00 compute; 100 x 0.04 = 4.00 storage; 20 x 0.10 =
+// 2.00 bandwidth; 36.00 + 4.00 + 2.00 = 42.00 = the stated `Subtotal`.
+// `Tax` 3.36 (8% of 42.00) is a charge of category tax; total 42.00 + 3.36 =
+// 45.36 = the stated `Balance due`. Hidden 2.00 / 42.00 = 0.047619.
+// Summed as items (the old reading) the bill was 42.00 + 42.00 + 3.36 + 45.36
+// = 132.72, three times its real total.
+#[test]
+fn english_subtotal_tax_and_balance_due_rows() {
+    check(&Expect {
+        file: "csv/summary-rows-en.csv",
+        currency: Some("USD"),
+        line_items: 4,
+        skipped_rows: 2,
+        totals: ["36.00", "4.00", "0", "2.00", "0", "3.36", "0", "0"],
+        total: "45.36",
+        hidden_share: Some("0.047619"),
+        findings: &[],
+        passed: true,
+    });
+}
+
+// 100 x 2.50 = 250.00 compute; 500 x 0.10 = 50.00 storage; 50 x 0.20 = 10.00
+// bandwidth; 250.00 + 50.00 + 10.00 = 310.00 = 小计. 税额（6%）18.60 (6% of
+// 310.00) is tax; 310.00 + 18.60 = 328.60 = 价税合计. Hidden 10.00 / 310.00 =
+// 0.032258. The labels sit in the 产品 column, the 账单月份 cell empty.
+#[test]
+fn chinese_xiaoji_shuie_jiashuiheji_rows() {
+    check(&Expect {
+        file: "csv/summary-rows-zh.csv",
+        currency: Some("CNY"),
+        line_items: 4,
+        skipped_rows: 2,
+        totals: ["250.00", "50.00", "0", "10.00", "0", "18.60", "0", "0"],
+        total: "328.60",
+        hidden_share: Some("0.032258"),
+        findings: &[],
+        passed: true,
+    });
+}
+
+// Items 36.00 + 4.00 + 2.00 = 42.00, but `Subtotal:` (in the Unit Price
+// column) states 45.00: 3.00 more (subtotal-mismatch, line 5). `Discount`
+// 5.00 is a credit, taken off: -5.00. `VAT (8%)` 2.96 is tax. Lines' total
+// 42.00 - 5.00 + 2.96 = 39.96; `Total USD` states 44.00: 4.04 more
+// (total-mismatch, line 8). Hidden 2.00 / 42.00 = 0.047619.
+#[test]
+fn csv_summary_rows_that_disagree_with_the_lines() {
+    check(&Expect {
+        file: "csv/summary-rows-mismatch.csv",
+        currency: Some("USD"),
+        line_items: 5,
+        skipped_rows: 2,
+        totals: ["36.00", "4.00", "0", "2.00", "0", "2.96", "-5.00", "0"],
+        total: "39.96",
+        hidden_share: Some("0.047619"),
+        findings: &[("subtotal-mismatch", Some(5)), ("total-mismatch", Some(8))],
+        passed: false,
+    });
+}
+
+// The skipped summary rows are counted as such and their figures reported.
+#[test]
+fn csv_summary_rows_are_reported_as_stated_figures() {
+    for (file, subtotal, total) in [
+        ("csv/summary-rows-en.csv", "42.00", "45.36"),
+        ("csv/summary-rows-zh.csv", "310.00", "328.60"),
+        ("csv/summary-rows-mismatch.csv", "45.00", "44.00"),
+    ] {
+        let bill = audit_one(&fixture(file));
+        assert_eq!(bill.skipped.summary, 2, "{file}: subtotal and total rows");
+        assert_eq!(bill.stated_subtotal.as_deref(), Some(subtotal), "{file}");
+        assert_eq!(bill.stated_total.as_deref(), Some(total), "{file}");
+    }
+    let out = run(&["audit", "fixtures/csv/summary-rows-en.csv"]);
+    assert!(
+        stdout(&out).contains("4 line items, 2 rows skipped (2 summary)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Audits CSV text written to a temporary file; returns its one bill.
+fn audit_csv_text(text: &str) -> billaudit::report::json::JsonBill {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bill.csv");
+    std::fs::write(&path, text).unwrap();
+    audit_one(&path)
+}
+
+// A row with a summary word AND other text is an item: `Total` is the
+// service, `GPU hours` the description. `Tax` with a description (as an AWS
+// CUR tax line has) is an item too. Nothing is stated: 10.00 + 5.00 + 1.20
+// = 16.20 is the total, no row skipped.
+#[test]
+fn summary_words_beside_other_text_are_items() {
+    let bill = audit_csv_text(
+        "Service,Description,Quantity,Unit Price,Amount,Currency\n\
+         Compute,GPU pod,10,1.00,10.00,USD\n\
+         Total,GPU hours,5,1.00,5.00,USD\n\
+         Tax,Sales tax for October,,,1.20,USD\n",
+    );
+    assert_eq!(bill.line_items, 3);
+    assert_eq!(bill.skipped_rows, 0);
+    assert_eq!(bill.total, "16.20");
+    assert_eq!(bill.stated_total, None);
+    assert_eq!(bill.stated_subtotal, None);
+}
+
+// German labels (under English headers: header names are another table);
+// two labels of one kind in two columns.
+// Items 80.00 + 20.00 = 100.00 = `Zwischensumme`/`Nettobetrag`; `MwSt.`
+// 19.00 (19%) is tax; `Gesamtbetrag:` 119.00 = 100.00 + 19.00.
+#[test]
+fn german_summary_rows() {
+    let bill = audit_csv_text(
+        "Service,Description,Amount,Currency\n\
+         GPU Server,A100 Stunden,80.00,EUR\n\
+         Speicher,Block storage volume,20.00,EUR\n\
+         Zwischensumme,Nettobetrag,100.00,EUR\n\
+         MwSt. (19%),,19.00,EUR\n\
+         Gesamtbetrag:,,119.00,EUR\n",
+    );
+    assert_eq!(bill.line_items, 3, "2 items and the MwSt.");
+    assert_eq!(bill.skipped.summary, 2);
+    assert_eq!(bill.totals.tax, "19.00");
+    assert_eq!(bill.total, "119.00");
+    assert_eq!(bill.stated_subtotal.as_deref(), Some("100.00"));
+    assert_eq!(bill.stated_total.as_deref(), Some("119.00"));
+    assert!(bill.findings.iter().all(|f| !f.code.ends_with("mismatch")));
+}
+
+// French `Total HT` is a subtotal, `Total TTC` the total; Japanese 小計 /
+// 消費税 / ご請求金額. 50.00 + 10.00 (TVA 20%) = 60.00; 1000 + 100 (10%) = 1100.
+#[test]
+fn french_and_japanese_summary_rows() {
+    let fr = audit_csv_text(
+        "Description,Amount,Currency\nServeur GPU,50.00,EUR\n\
+         Total HT,50.00,EUR\nTVA 20%,10.00,EUR\nTotal TTC,60.00,EUR\n",
+    );
+    assert_eq!(
+        (fr.total.as_str(), fr.totals.tax.as_str()),
+        ("60.00", "10.00")
+    );
+    assert_eq!(fr.stated_subtotal.as_deref(), Some("50.00"));
+    assert_eq!(fr.stated_total.as_deref(), Some("60.00"));
+    let ja = audit_csv_text(
+        "Description,Amount,Currency\nGPUサーバー,1000,JPY\n小計,1000,JPY\n消費税,100,JPY\nご請求金額,1100,JPY\n",
+    );
+    assert_eq!((ja.total.as_str(), ja.totals.tax.as_str()), ("1100", "100"));
+    assert_eq!(ja.stated_total.as_deref(), Some("1100"));
+    assert!(ja.findings.iter().all(|f| !f.code.ends_with("mismatch")));
+}
+
+// A tax row without a figure is a charge whose amount is missing
+// (`missing-amount`, line 3); a total row without one states nothing (a
+// `summary` skip, no finding). The one item: 10.00.
+#[test]
+fn summary_rows_without_an_amount() {
+    let bill =
+        audit_csv_text("Description,Amount,Currency\nGPU pod,10.00,USD\nTax,,USD\nTotal,,USD\n");
+    assert_eq!(bill.line_items, 1);
+    assert_eq!(bill.total, "10.00");
+    assert_eq!(bill.skipped.missing_amount, 1);
+    assert_eq!(bill.skipped.summary, 1);
+    assert_eq!(bill.stated_total, None);
+    let f: Vec<(&str, Option<u64>)> = bill
+        .findings
+        .iter()
+        .map(|f| (f.code.as_str(), f.line))
+        .collect();
+    assert!(f.contains(&("missing-amount", Some(3))), "{f:?}");
+}

@@ -358,3 +358,36 @@ fn amounts_in_two_currency_codes_make_two_bills() {
             .all(|b| codes(b).contains(&"mixed-currency".to_string()))
     );
 }
+
+// Text invoices read the summary labels of the shared table (src/vocab/summary.rs),
+// the same words as CSV summary rows: German and Japanese here.
+// de: 80.00 + 20.00 = 100.00 = Zwischensumme; MwSt. (19%) 19.00 is tax;
+// 100.00 + 19.00 = 119.00 = Gesamtbetrag. ja: 1000 = 小計; 消費税 100;
+// 1000 + 100 = 1100 = 合計. Both agree: no mismatch, two summary skips.
+#[test]
+fn text_invoices_read_the_shared_summary_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, tax, total) in [
+        (
+            "de.txt",
+            "RECHNUNG\n\nGPU Server A100 Stunden        80.00 EUR\nBlock storage volume           20.00 EUR\nZwischensumme:                100.00 EUR\nMwSt. (19%)                    19.00 EUR\nGesamtbetrag:                 119.00 EUR\n",
+            "19.00",
+            "119.00",
+        ),
+        (
+            "ja.txt",
+            "GPU server A100      1000 JPY\n小計                 1000 JPY\n消費税 (10%)          100 JPY\n合計                 1100 JPY\n",
+            "100",
+            "1100",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let bill = audit_one(&path);
+        assert_eq!(bill.totals.tax, tax, "{name}");
+        assert_eq!(bill.total, total, "{name}");
+        assert_eq!(bill.stated_total.as_deref(), Some(total), "{name}");
+        assert_eq!(bill.skipped.summary, 2, "{name}");
+        assert!(bill.findings.is_empty(), "{name}: {:?}", bill.findings);
+    }
+}

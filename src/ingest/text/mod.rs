@@ -19,6 +19,7 @@ use crate::model::{Category, LineItem};
 use crate::normalise::date::{parse_datetime, parse_month, parse_range};
 use crate::normalise::header::{currency_code, currency_value};
 use crate::normalise::number::fold_char;
+use crate::vocab::summary;
 use grammar::{CellKind, Money, column_of};
 
 /// The `format` of a bill read from a text invoice.
@@ -112,14 +113,8 @@ pub struct TextItem {
     pub end: Option<NaiveDateTime>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SummaryKind {
-    Subtotal,
-    Tax,
-    /// A discount or credit; its amount is stored negative.
-    Credit,
-    Total,
-}
+/// A discount or credit ([`SummaryKind::Credit`]) is stored negative.
+pub use crate::vocab::summary::SummaryKind;
 
 /// `Subtotal`, `Tax (8%)`, `Discount`, `Total due`, `小计`, `应付金额`, ...
 #[derive(Debug, Clone, PartialEq)]
@@ -315,90 +310,14 @@ fn find_percent(s: &str) -> Option<Decimal> {
     })
 }
 
-const SUBTOTAL_LABELS: &[&str] = &[
-    "subtotal",
-    "sub-total",
-    "sub total",
-    "total before tax",
-    "total excluding tax",
-    "total excl. tax",
-    "小计",
-    "小计金额",
-];
-const TAX_LABELS: &[&str] = &[
-    "tax",
-    "taxes",
-    "vat",
-    "sales tax",
-    "gst",
-    "tax total",
-    "total tax",
-    "税额",
-    "税金",
-    "税费",
-    "增值税",
-    "增值税额",
-];
-const CREDIT_LABELS: &[&str] = &[
-    "discount",
-    "discounts",
-    "credit",
-    "credits",
-    "credit applied",
-    "credits applied",
-    "promotional credit",
-    "promotional credits",
-    "promo credit",
-    "coupon",
-    "voucher",
-    "优惠",
-    "优惠金额",
-    "折扣",
-    "代金券",
-    "代金券抵扣",
-    "抵扣",
-];
-const TOTAL_LABELS: &[&str] = &[
-    "total",
-    "grand total",
-    "total due",
-    "amount due",
-    "balance due",
-    "total amount",
-    "total amount due",
-    "invoice total",
-    "total charges",
-    "合计",
-    "合计金额",
-    "总计",
-    "总计金额",
-    "应付金额",
-    "应付总额",
-    "价税合计",
-];
-
 /// True when a normalised label is in `set`, or is a bilingual label whose
 /// English and Chinese parts are both in it: `Subtotal 小计`, `VAT 增值税`.
 fn label_is(label: &str, set: &[&str]) -> bool {
-    if set.contains(&label) {
-        return true;
-    }
-    let mut parts: Vec<String> = Vec::new();
-    let mut ascii = None;
-    for c in label.chars() {
-        let a = c.is_ascii();
-        if c != ' ' && ascii != Some(a) {
-            parts.push(String::new());
-            ascii = Some(a);
-        }
-        if let Some(p) = parts.last_mut() {
-            p.push(c);
-        }
-    }
-    parts.len() > 1 && parts.iter().all(|p| set.contains(&p.trim()))
+    summary::label_in(label, set)
 }
 
-/// What a summary label names, and the rate written with it.
+/// What a summary label names (the shared table, [`crate::vocab::summary`]),
+/// and the rate written with it.
 pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
     let (mut l, rate) = strip_brackets(label);
     // `Total USD`, `Amount due EUR`: a currency code after the label.
@@ -407,19 +326,7 @@ pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
             l = head.to_string();
         }
     }
-    let is = |set: &[&str]| label_is(&l, set);
-    let kind = if is(SUBTOTAL_LABELS) {
-        SummaryKind::Subtotal
-    } else if is(TAX_LABELS) {
-        SummaryKind::Tax
-    } else if is(CREDIT_LABELS) {
-        SummaryKind::Credit
-    } else if is(TOTAL_LABELS) {
-        SummaryKind::Total
-    } else {
-        return None;
-    };
-    Some((kind, rate))
+    Some((summary::kind(&l)?, rate))
 }
 
 /// A summary line: a known label, then an amount at the end.

@@ -1,0 +1,408 @@
+//! Summary labels: the words a bill uses for a line that states a figure
+//! about the other lines (`Subtotal`, `Tax`, `Discount`, `Total`) instead of
+//! charging for something. Defined once, read by the CSV reader
+//! ([`crate::normalise`]) and the text-invoice reader
+//! ([`crate::ingest::text`]).
+//!
+//! A label matches when, trimmed, lowercased, with its spaces collapsed and a
+//! trailing `:`, `：` or `.` removed, it is one of the labels below, or is a
+//! bilingual label whose ASCII and non-ASCII parts both are labels of the
+//! same kind (`Subtotal 小计`, `VAT 增值税`). A rate (`Tax (8%)`, `VAT 20%`)
+//! and a trailing currency code (`Total USD`) are removed by the reader
+//! before it asks, since only the reader knows the currencies
+//! ([`stated_kind`] does that for a reader that passes its currency test).
+//!
+//! The kinds are tried in the order subtotal, tax, credit, total: `Total HT`,
+//! `total before tax` are subtotals, `total tax` is a tax.
+
+/// What a summary label names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryKind {
+    /// The sum of the charges before tax and credits.
+    Subtotal,
+    /// A tax on the bill: a charge of its own (category `tax`).
+    Tax,
+    /// A discount or credit: a negative charge (category `credit`).
+    Credit,
+    /// What the bill says is due: the sum of every line.
+    Total,
+}
+
+/// Subtotal labels, by language.
+pub const SUBTOTAL: &[&str] = &[
+    // English
+    "subtotal",
+    "sub-total",
+    "sub total",
+    "total before tax",
+    "total excluding tax",
+    "total excl. tax",
+    // Chinese
+    "小计",
+    "小计金额",
+    "不含税金额",
+    // German
+    "zwischensumme",
+    "nettobetrag",
+    "summe netto",
+    // French
+    "sous-total",
+    "sous total",
+    "total ht",
+    // Japanese
+    "小計",
+    // Dutch (Spanish `subtotal` is the English word)
+    "subtotaal",
+];
+
+/// Tax labels, by language.
+pub const TAX: &[&str] = &[
+    // English
+    "tax",
+    "taxes",
+    "vat",
+    "sales tax",
+    "gst",
+    "tax total",
+    "total tax",
+    // Chinese
+    "税额",
+    "税金",
+    "税费",
+    "增值税",
+    "增值税额",
+    // German
+    "mwst",
+    "ust",
+    "mehrwertsteuer",
+    "umsatzsteuer",
+    // French
+    "tva",
+    // Japanese
+    "消費税",
+    // Dutch
+    "btw",
+    // Spanish
+    "iva",
+];
+
+/// Discount and credit labels, by language.
+pub const CREDIT: &[&str] = &[
+    // English
+    "discount",
+    "discounts",
+    "credit",
+    "credits",
+    "credit applied",
+    "credits applied",
+    "promotional credit",
+    "promotional credits",
+    "promo credit",
+    "coupon",
+    "voucher",
+    // Chinese
+    "优惠",
+    "优惠金额",
+    "折扣",
+    "代金券",
+    "代金券抵扣",
+    "抵扣",
+    // German
+    "rabatt",
+    // French
+    "remise",
+    // Japanese
+    "割引",
+    // Dutch
+    "korting",
+    // Spanish
+    "descuento",
+];
+
+/// Total labels, by language.
+pub const TOTAL: &[&str] = &[
+    // English
+    "total",
+    "grand total",
+    "total due",
+    "amount due",
+    "balance due",
+    "total amount",
+    "total amount due",
+    "invoice total",
+    "total charges",
+    // Chinese
+    "合计",
+    "合计金额",
+    "总计",
+    "总计金额",
+    "应付金额",
+    "应付总额",
+    "价税合计",
+    "本期应付",
+    // German
+    "summe",
+    "gesamtsumme",
+    "gesamtbetrag",
+    "rechnungsbetrag",
+    // French
+    "total ttc",
+    "montant total",
+    // Japanese
+    "合計",
+    "ご請求金額",
+    "請求金額",
+    // Dutch
+    "totaal",
+    "totaalbedrag",
+    // Spanish (`total` is the English word)
+    "importe total",
+];
+
+/// The tables in the order they are tried.
+const KINDS: [(SummaryKind, &[&str]); 4] = [
+    (SummaryKind::Subtotal, SUBTOTAL),
+    (SummaryKind::Tax, TAX),
+    (SummaryKind::Credit, CREDIT),
+    (SummaryKind::Total, TOTAL),
+];
+
+/// The longest normalised label looked up, in bytes: room for a bilingual
+/// pair (`Promotional credits 代金券抵扣`, 35 bytes) of labels of at most
+/// 24 bytes (a test keeps them within it). A longer cell is not a summary
+/// label: the CSV reader asks about one cell of every row, and long cells
+/// are turned away by their length alone.
+const MAX_LABEL_BYTES: usize = 48;
+
+/// Every label and its kind, for one lookup per question.
+fn table() -> &'static std::collections::HashMap<&'static str, SummaryKind> {
+    static TABLE: std::sync::OnceLock<std::collections::HashMap<&'static str, SummaryKind>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        KINDS
+            .iter()
+            .flat_map(|(k, set)| set.iter().map(move |l| (*l, *k)))
+            .collect()
+    })
+}
+
+/// Lowercase, single spaces, no trailing `:`, `：` or `.`.
+pub fn normalise(label: &str) -> String {
+    let t = label
+        .trim()
+        .trim_end_matches([':', '：', '.', ' ', '\u{3000}'])
+        .to_lowercase();
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The parts of a bilingual label: its runs of ASCII and of other
+/// characters (a space belongs to the run it is in), trimmed.
+fn parts(label: &str) -> impl Iterator<Item = &str> {
+    let mut rest = label;
+    std::iter::from_fn(move || {
+        let first = rest.trim_start().chars().next()?;
+        let start = rest.len() - rest.trim_start().len();
+        let ascii = first.is_ascii();
+        let end = rest[start..]
+            .char_indices()
+            .find(|(_, c)| *c != ' ' && c.is_ascii() != ascii)
+            .map_or(rest.len(), |(i, _)| start + i);
+        let part = rest[start..end].trim();
+        rest = &rest[end..];
+        Some(part)
+    })
+}
+
+/// True when a normalised label is in `set`, or is a bilingual label whose
+/// ASCII and non-ASCII parts are all in it: `Subtotal 小计`, `VAT 增值税`.
+pub fn label_in(label: &str, set: &[&str]) -> bool {
+    set.contains(&label)
+        || (parts(label).nth(1).is_some() && parts(label).all(|p| set.contains(&p)))
+}
+
+/// The kind a label names, `None` when it is not a summary label. The label
+/// is normalised first (see [`normalise`]); a rate or a currency code
+/// written with it must be removed before (see [`stated_kind`]). Allocates
+/// nothing: the normalised label is built on the stack.
+pub fn kind(label: &str) -> Option<SummaryKind> {
+    let mut buf = [0u8; MAX_LABEL_BYTES];
+    let mut n = 0;
+    let mut space = false;
+    let t = label
+        .trim()
+        .trim_end_matches([':', '：', '.', ' ', '\u{3000}']);
+    for c in t.chars() {
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        let mut utf8 = [0u8; 4];
+        let bytes = c.to_ascii_lowercase().encode_utf8(&mut utf8).as_bytes();
+        let need = bytes.len() + usize::from(space);
+        if n + need > MAX_LABEL_BYTES {
+            return None;
+        }
+        if space {
+            buf[n] = b' ';
+            n += 1;
+            space = false;
+        }
+        buf[n..n + bytes.len()].copy_from_slice(bytes);
+        n += bytes.len();
+    }
+    // Whole characters were copied: the buffer is UTF-8.
+    let l = std::str::from_utf8(&buf[..n]).ok()?;
+    let table = table();
+    if let Some(k) = table.get(l) {
+        return Some(*k);
+    }
+    // A bilingual label: every part of one kind.
+    let mut kinds = parts(l).map(|p| table.get(p).copied());
+    let first = kinds.next()??;
+    let mut count = 1;
+    for k in kinds {
+        if k != Some(first) {
+            return None;
+        }
+        count += 1;
+    }
+    (count > 1).then_some(first)
+}
+
+/// The kind a label names, tolerating what a bill writes beside it: a group
+/// in brackets (`Tax (8%)`, `税额（6%）`), a bare percentage (`VAT 20%`,
+/// `Tax @ 8%`) and a last word that `is_currency` accepts (`Total USD`).
+/// Allocates only for a label with a bracket, `%` or `@` in it.
+pub fn stated_kind(label: &str, is_currency: impl Fn(&str) -> bool) -> Option<SummaryKind> {
+    let t = label.trim();
+    if t.len() > 2 * MAX_LABEL_BYTES {
+        return None;
+    }
+    if let Some(k) = kind(t) {
+        return Some(k);
+    }
+    let stripped;
+    let t = if t.contains(['(', '[', '（', '【', '%', '@']) {
+        stripped = strip_rate(t);
+        if let Some(k) = kind(&stripped) {
+            return Some(k);
+        }
+        stripped.as_str()
+    } else {
+        t
+    };
+    // `Total USD`: the label is asked about first, the currency only then.
+    let (head, last) = t.trim_end().rsplit_once(char::is_whitespace)?;
+    kind(head).filter(|_| is_currency(last))
+}
+
+/// The label without bracket groups, percentages and `@`.
+fn strip_rate(label: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in label.chars() {
+        match c {
+            '(' | '[' | '（' | '【' => depth += 1,
+            ')' | ']' | '）' | '】' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace()
+        .filter(|w| !(w.ends_with('%') || *w == "@"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SummaryKind::*;
+    use super::*;
+
+    #[test]
+    fn labels_by_language() {
+        for (label, k) in [
+            ("Subtotal", Subtotal),
+            ("Balance due:", Total),
+            ("Grand Total", Total),
+            ("Invoice total", Total),
+            ("小计", Subtotal),
+            ("税额：", Tax),
+            ("价税合计", Total),
+            ("应付总额", Total),
+            ("本期应付", Total),
+            ("Zwischensumme", Subtotal),
+            ("Nettobetrag", Subtotal),
+            ("MwSt.", Tax),
+            ("USt.", Tax),
+            ("Gesamtbetrag", Total),
+            ("Rechnungsbetrag", Total),
+            ("Summe", Total),
+            ("Sous-total", Subtotal),
+            ("Total HT", Subtotal),
+            ("Total TTC", Total),
+            ("TVA", Tax),
+            ("小計", Subtotal),
+            ("合計", Total),
+            ("ご請求金額", Total),
+            ("消費税", Tax),
+            ("Subtotaal", Subtotal),
+            ("Totaal", Total),
+            ("BTW", Tax),
+            ("IVA", Tax),
+            ("  TOTAL  DUE ", Total),
+            ("Subtotal 小计", Subtotal),
+            ("Discount", Credit),
+            ("total tax", Tax),
+            ("Promotional credits 代金券抵扣", Credit),
+        ] {
+            assert_eq!(kind(label), Some(k), "{label}");
+        }
+        // A bilingual label of two kinds, and item words, are not summaries.
+        for label in [
+            "Subtotal 合计",
+            "GPU hours",
+            "Total GPU hours",
+            "",
+            "Tax refund",
+        ] {
+            assert_eq!(kind(label), None, "{label}");
+        }
+    }
+
+    #[test]
+    fn rates_and_currencies_around_the_label() {
+        let usd = |w: &str| w.eq_ignore_ascii_case("usd");
+        assert_eq!(stated_kind("Tax (8%)", usd), Some(Tax));
+        assert_eq!(stated_kind("税额（6%）：", usd), Some(Tax));
+        assert_eq!(stated_kind("VAT 20%", usd), Some(Tax));
+        assert_eq!(stated_kind("Tax @ 8%", usd), Some(Tax));
+        assert_eq!(stated_kind("Total USD", usd), Some(Total));
+        // Only a word the reader calls a currency is dropped.
+        assert_eq!(stated_kind("Total GPU", usd), None);
+        assert_eq!(stated_kind("USD", usd), None);
+    }
+
+    #[test]
+    fn each_label_once_lowercase_and_short() {
+        let all: Vec<&str> = KINDS
+            .iter()
+            .flat_map(|(_, set)| set.iter().copied())
+            .collect();
+        for (i, l) in all.iter().enumerate() {
+            assert!(!all[..i].contains(l), "`{l}` is in two tables");
+            assert_eq!(*l, normalise(l), "`{l}` is not normalised");
+            assert!(l.len() <= 24, "`{l}` is too long for MAX_LABEL_BYTES");
+            assert!(kind(l).is_some(), "`{l}`");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_cell_is_asked_about_without_panic(s in "\\PC{0,80}") {
+            let _ = kind(&s);
+            let _ = stated_kind(&s, |w| w.len() == 3);
+            let _ = label_in(&normalise(&s), TOTAL);
+        }
+    }
+}
