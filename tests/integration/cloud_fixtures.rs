@@ -484,6 +484,7 @@ fn the_fixture_folder_is_walked_with_its_containers() {
         ("fixtures/cloud/alibaba-legacy-2024-11.csv", "alibaba"),
         ("fixtures/cloud/alibaba-new-2024-11.gbk.csv", "alibaba"),
         ("fixtures/cloud/aws-cur2-2024-11.csv", "aws-cur2"),
+        ("fixtures/cloud/focus-1.2-service-categories.csv", "focus"),
         (
             "fixtures/cloud/huawei-2024-11_1.csv + huawei-2024-11_2.csv",
             "huawei",
