@@ -13,7 +13,12 @@ independently of billaudit's totals:
   of the rows that `billaudit lines --format csv --unclassified` names by
   line number (only which rows; their amounts come from the raw file).
 
-Prints a table and exits 1 when a provider's share is above 1%.
+It also classifies every row with `scripts/validate_real.py`'s own regular
+expressions (written apart from `src/classify/rules.rs`) and compares each
+category total with billaudit's.
+
+Prints a table and exits 1 when a provider's share is above 1%, or when a
+subtotal or a category total differs.
 
 Usage: python3 scripts/focus_toolkit_validation.py [--rows N] [--seed S]
        [--billaudit PATH] [--keep DIR]
@@ -75,8 +80,17 @@ def generate(provider, rows, seed, out):
     return files[0]
 
 
+def independent_totals(path):
+    """Category totals from validate_real.py's classification of the raw rows."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import validate_real  # noqa: E402  (a sibling script, not a package)
+
+    _, _, _, _, totals = validate_real.audit(Path(path), "focus")
+    return totals
+
+
 def measure(ba, path):
-    """(rows, subtotal, unclassified, billaudit's subtotal) of one export."""
+    """(rows, subtotal, unclassified, billaudit's bill) of one export."""
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.reader(f)
         header = next(reader)
@@ -103,7 +117,7 @@ def measure(ba, path):
         capture_output=True, text=True,
     )
     bill = json.loads(report.stdout)["bills"][0]
-    return len(by_line), subtotal, unclassified, Decimal(bill["subtotal"])
+    return len(by_line), subtotal, unclassified, bill
 
 
 def main():
@@ -121,17 +135,29 @@ def main():
     print("| provider | rows | subtotal (raw CSV) | billaudit subtotal | unclassified | share |")
     print("|---|---|---|---|---|---|")
     failed = False
+    mismatches = []
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(args.keep) if args.keep else Path(tmp)
         for p in PROVIDERS:
             path = generate(p, args.rows, args.seed, base / p)
-            rows, subtotal, unclassified, ba_subtotal = measure(ba, path)
+            rows, subtotal, unclassified, bill = measure(ba, path)
+            ba_subtotal = Decimal(bill["subtotal"])
             share = unclassified / subtotal if subtotal else Decimal(0)
             failed |= share > LIMIT or ba_subtotal != subtotal
             print(f"| {p} | {rows} | {subtotal.normalize():f} | {ba_subtotal.normalize():f} "
                   f"| {unclassified.normalize():f} | {share * 100:.4f}% |")
+            mine = independent_totals(path)
+            for cat, got in bill["totals"].items():
+                want = mine.get(cat, Decimal(0))
+                if Decimal(got) != want:
+                    failed = True
+                    mismatches.append(f"{p} {cat}: billaudit {got}, validate_real.py {want}")
+    for m in mismatches:
+        print(f"category total differs: {m}")
+    if not mismatches:
+        print("\nEvery category total equals validate_real.py's independent classification.")
     if failed:
-        print(f"\nFAIL: a share above {LIMIT * 100}% or a subtotal that differs")
+        print(f"\nFAIL: a share above {LIMIT * 100}%, or a subtotal or category total that differs")
         return 1
     return 0
 
