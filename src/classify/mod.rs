@@ -455,6 +455,16 @@ mod tests {
             ),
             StorageReplica
         );
+        // A load balancer's rule under GCP's `Compute Engine` service is a
+        // network service, not compute (GCP tiers: SKU, then service).
+        let gcp = vec![
+            vec!["Network Load Balancing: Forwarding Rule Minimum Service Charge".to_string()],
+            vec!["Compute Engine".to_string()],
+        ];
+        assert_eq!(
+            c.classify_texts(&gcp, Decimal::ONE),
+            (Other, "builtin:service-networking")
+        );
         // A cluster fee under any service is still scheduling.
         assert_eq!(
             t("Amazon EKS cluster usage", "Containers", "Compute"),
