@@ -143,6 +143,26 @@ CUR2_TYPE = [("line_item_line_item_type",
               {"Tax": "tax", "Credit": "credit", "Refund": "credit", "EdpDiscount": "credit",
                "BundledDiscount": "credit", "SavingsPlanNegation": "credit"})]
 
+# focus-1.2-service-categories.csv: managed services that are neither
+# provisioned compute or storage nor a hidden fee are `other`, decided per
+# line (CONTEXT.md section 2: "other: everything else").
+FOCUS_SERVICE_KINDS = {
+    2: ("compute", "EC2 m6i.large on-demand: a virtual machine"),
+    4: ("compute", "RDS db.r6g.large: database instance hours are instance time"),
+    6: ("other", "DynamoDB requests: a managed database's requests"),
+    7: ("compute", "Azure SQL 4 vCore: vCores are instance time"),
+    8: ("other", "BigQuery query analysis: a data warehouse's queries"),
+    9: ("other", "Glue ETL job: a managed analytics service"),
+    10: ("other", "Azure Monitor log ingestion (CONTEXT.md 5: log ingestion is other)"),
+    11: ("other", "Cloud Monitoring data ingested: observability"),
+    12: ("other", "GuardDuty: a security add-on"),
+    13: ("other", "SQS requests: messaging"),
+    14: ("other", "Static Web Apps plan: a web platform"),
+    15: ("other", "CodeBuild minutes: a developer tool"),
+    16: ("other", "Bedrock tokens: a managed AI service, not rented compute"),
+    17: ("bandwidth", "Networking / Network Connectivity: network transport charges"),
+}
+
 SIMPLE = csv_spec("Amount", ["Description"])
 GPU_USD = csv_spec("Amount (USD)", ["Description"])
 GPU_CNY = csv_spec("Amount (CNY)", ["Description"])
@@ -163,6 +183,10 @@ SPECS = {
     "fixtures/cloud/azure-lowercase-no-currency-2024-11.csv": csv_spec(
         "costinbillingcurrency", ["metername", "metersubcategory", "productname"],
         overrides={2: ("compute", "meter category Virtual Machines: an NC6s v3 GPU VM")}),
+    "fixtures/cloud/focus-1.2-service-categories.csv": csv_spec(
+        "BilledCost", ["ChargeDescription", "ServiceSubcategory", "ServiceName"],
+        types=[("ChargeCategory", {"Tax": "tax", "Credit": "credit"})],
+        overrides=FOCUS_SERVICE_KINDS),
     "fixtures/cloud/tencent-2024-11.zip": csv_spec("优惠后总价", ["产品名称", "组件名称"], types=TENCENT_TYPE,
                                                    member="tencent-2024-11.csv"),
     "fixtures/csv/alibaba-detail.csv": csv_spec("应付金额", ["产品", "计费项"], types=ALI_TYPE),

@@ -27,14 +27,19 @@ KEYWORDS = [
     ("credit", [r"\bcredits?\b", r"\bdiscount\b", r"\brefund\b", "代金券", "优惠", "退款"]),
     # look-alikes that CONTEXT.md says are "other"
     ("other", [r"early ?delete", r"extended ?support", r"defender", r"log ingest",
-               r"logs? storage", r"cloudwatch", r"data factory", r"\bsupport\b"]),
+               r"logs? storage", r"cloudwatch", r"data factory", r"\bsupport\b",
+               # FOCUS kinds of service that are not hidden fees, whose names
+               # hold a hidden-fee word (internet, orchestration)
+               r"internet of things", r"workflow (orchestration|automation)"]),
     ("storage_replica", [r"snapshot", r"backup", r"replica", r"replication",
-                         r"\b(ra-)?g?z?rs\b", r"\bgrs\b", "快照", "备份", "副本", "冗余", "复制"]),
+                         r"\b(ra-)?g?z?rs\b", r"\bgrs\b", r"disaster recovery",
+                         "快照", "备份", "副本", "冗余", "复制"]),
     ("bandwidth", [r"egress", r"ingress", r"data ?transfer", r"transfer (out|in)",
                    r"-out-bytes", r"-in-bytes", r"-xaz-", r"inter[- ]?(region|zone|az)",
                    r"nat ?gateway", r"\bnat\b", r"public ?ip", r"elastic ip",
                    r"external ip", r"bandwidth", r"peering", r"private ?link",
                    r"(out|in)bound (data|transfer)", r"data processed", r"\bcdn\b",
+                   r"network connectivity", r"content delivery",
                    "流量", "带宽", "公网", "外网", "回源"]),
     ("scheduling", [r"cluster usage", r"kubernetes clusters?", r"cluster[- ]management",
                     r"control[- ]plane", r"orchestrat", r"scheduling", r"platform fee",
@@ -42,17 +47,21 @@ KEYWORDS = [
     ("storage", [r"storage", r"\bdisks?\b", r"\bvolumes?\b", r"\bebs\b", r"\bblob\b",
                  r"\bs3\b", r"gb-mo", r"bytehrs", r"\bssd\b", r"\blrs\b", r"\bimage\b",
                  "存储", "云盘", "系统盘", "数据盘"]),
-    ("compute", [r"\bgpu", r"\bcpu", r"vcpu", r"instance", r"compute", r"virtual machine",
+    ("compute", [r"\bgpu", r"\bcpu", r"vcpu", r"vcore", r"\bdb\.[tmrx]", r"instance", r"compute", r"virtual machine",
                  r"\bvms?\b", r"boxusage", r"\bec2\b", r"container", r"\bpods?\b",
                  r"serverless", r"lambda", "卡时", "核时", "实例", "云服务器", "计算"]),
 ]
 COMPILED = [(cat, [re.compile(p) for p in pats]) for cat, pats in KEYWORDS]
 
 
-def classify(tiers):
+def classify(tiers, amount=Decimal(0)):
     for tier in tiers:
         texts = [t.lower() for t in tier if t and t.strip().lower() not in NULLS]
         for cat, pats in COMPILED:
+            # Money coming back is <= 0: a positive `Committed Use Discount
+            # purchase` is a charge, not a credit.
+            if cat == "credit" and amount > 0:
+                continue
             if any(p.search(t) for t in texts for p in pats):
                 return cat
     return "other"
@@ -69,7 +78,7 @@ def dec(s):
 FORMATS = {
     "focus": dict(
         amount="BilledCost",
-        tiers=[["ChargeDescription", "SkuMeter", "ServiceSubcategory", "x_*"],
+        tiers=[["ChargeDescription", "SkuMeter", "x_*"], ["ServiceSubcategory"],
                ["ServiceName"], ["ServiceCategory"]],
         markers={"ChargeCategory": {"tax": "tax", "credit": "credit"},
                  "ChargeType": {"tax": "tax", "credit": "credit"}},
@@ -159,7 +168,7 @@ def audit(path, fmt):
                 if v == key or (key.startswith("*") and v.endswith(key[1:])):
                     cat = c
         if cat is None:
-            cat = classify([[r[c] for c in tier] for tier in tiers])
+            cat = classify([[r[c] for c in tier] for tier in tiers], amount)
         totals[cat] = totals.get(cat, Decimal(0)) + amount
         items += 1
         if cfg.get("credits"):

@@ -369,6 +369,109 @@ mod tests {
         assert_eq!(one("Something else entirely"), Other);
     }
 
+    /// FOCUS `ServiceCategory` alone (the coarsest tier): every FOCUS 1.2
+    /// value but `Other` is a kind billaudit knows, decided by a named rule.
+    #[test]
+    fn every_focus_service_category_has_a_named_rule() {
+        use crate::vocab::focus::SERVICE_CATEGORIES;
+        let c = Classifier::default();
+        // The decisions of docs/categories.md, written out by hand.
+        let want = |v: &str| match v {
+            "Compute" => Some((Compute, "builtin:compute")),
+            "Storage" => Some((Storage, "builtin:storage")),
+            "Other" => None,
+            "AI and Machine Learning" => Some((Other, "builtin:service-ai-ml")),
+            "Analytics" => Some((Other, "builtin:service-analytics")),
+            "Business Applications" => Some((Other, "builtin:service-business-apps")),
+            "Databases" => Some((Other, "builtin:service-databases")),
+            "Developer Tools" => Some((Other, "builtin:service-developer-tools")),
+            "Multicloud" => Some((Other, "builtin:service-multicloud")),
+            "Identity" => Some((Other, "builtin:service-identity")),
+            "Integration" => Some((Other, "builtin:service-integration")),
+            "Internet of Things" => Some((Other, "builtin:service-iot")),
+            "Management and Governance" => Some((Other, "builtin:service-management")),
+            "Media" => Some((Other, "builtin:service-media")),
+            "Migration" => Some((Other, "builtin:service-migration")),
+            "Mobile" => Some((Other, "builtin:service-mobile")),
+            "Networking" => Some((Other, "builtin:service-networking")),
+            "Security" => Some((Other, "builtin:service-security")),
+            "Web" => Some((Other, "builtin:service-web")),
+            _ => panic!("no decision written for ServiceCategory `{v}`"),
+        };
+        assert_eq!(SERVICE_CATEGORIES.len(), 19);
+        for v in SERVICE_CATEGORIES {
+            let tiers = vec![vec!["mystery item".to_string()], vec![v.to_string()]];
+            let got = c.classify_texts(&tiers, Decimal::ONE);
+            match want(v) {
+                Some(w) => assert_eq!(got, w, "{v}"),
+                None => assert_eq!(got, (Other, UNCLASSIFIED), "{v}"),
+            }
+        }
+    }
+
+    /// SKU words beat the kind of service: a database's backup, transfer,
+    /// storage and instance time are not "a database".
+    #[test]
+    fn sku_words_beat_the_service_kind() {
+        let c = Classifier::default();
+        let t = |sku: &str, sub: &str, cat: &str| {
+            let tiers = vec![
+                vec![sku.to_string()],
+                vec![sub.to_string()],
+                vec![cat.to_string()],
+            ];
+            c.classify_texts(&tiers, Decimal::ONE).0
+        };
+        let db = ("Relational Databases", "Databases");
+        assert_eq!(t("Automated backup storage", db.0, db.1), StorageReplica);
+        assert_eq!(t("Data transfer out to internet", db.0, db.1), Bandwidth);
+        assert_eq!(t("General Purpose SSD storage", db.0, db.1), Storage);
+        assert_eq!(t("General Purpose 4 vCore", db.0, db.1), Compute);
+        assert_eq!(t("RDS PostgreSQL db.r6g.large", db.0, db.1), Compute);
+        assert_eq!(t("Cloud SQL custom 4 vCPU", db.0, db.1), Compute);
+        assert_eq!(t("Provisioned throughput", db.0, db.1), Other);
+        // Networking: traffic subcategories are bandwidth, the rest other.
+        let net = "Networking";
+        assert_eq!(
+            t("AmazonVPC subscription fee", "Network Connectivity", net),
+            Bandwidth
+        );
+        assert_eq!(t("HTTPS requests", "Content Delivery", net), Bandwidth);
+        assert_eq!(t("LoadBalancer-hour", "Load Balancing", net), Other);
+        assert_eq!(
+            t("NAT gateway data processed", "Load Balancing", net),
+            Bandwidth
+        );
+        // A workflow product is not a cluster fee; disaster recovery replicates.
+        assert_eq!(
+            t("State transitions", "Workflow Orchestration", "Integration"),
+            Other
+        );
+        assert_eq!(
+            t(
+                "Replicating server hours",
+                "Disaster Recovery",
+                "Management and Governance"
+            ),
+            StorageReplica
+        );
+        // A load balancer's rule under GCP's `Compute Engine` service is a
+        // network service, not compute (GCP tiers: SKU, then service).
+        let gcp = vec![
+            vec!["Network Load Balancing: Forwarding Rule Minimum Service Charge".to_string()],
+            vec!["Compute Engine".to_string()],
+        ];
+        assert_eq!(
+            c.classify_texts(&gcp, Decimal::ONE),
+            (Other, "builtin:service-networking")
+        );
+        // A cluster fee under any service is still scheduling.
+        assert_eq!(
+            t("Amazon EKS cluster usage", "Containers", "Compute"),
+            Scheduling
+        );
+    }
+
     #[test]
     fn words_do_not_match_inside_words() {
         assert_ne!(one("International roaming"), Bandwidth);

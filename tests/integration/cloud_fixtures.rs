@@ -375,6 +375,70 @@ fn focus_1_2_extension_columns_and_markers() {
     }
 }
 
+/// FOCUS 1.2 rows of known kinds of service (shaped like focus-data-toolkit's):
+/// each lands by a named rule, none is unclassified. Hand sums in the fixture's
+/// `.expect.toml` and in fixtures/cloud/README.md.
+#[test]
+fn focus_1_2_known_services_are_not_unclassified() {
+    let path = fixture("cloud/focus-1.2-service-categories.csv");
+    let b = audit_one(&path);
+    expect(
+        &b,
+        "focus",
+        Some("USD"),
+        // 82.50 + 20.00 + 2.00 + 30.00 + 89.95 + 0.88 tax
+        "225.33",
+        &[
+            // 50.00 m6i.large + 12.50 db.r6g.large + 20.00 4 vCore
+            ("compute", "82.50"),
+            ("storage", "20.00"),
+            // RDS automated backup storage
+            ("storage_replica", "2.00"),
+            // VPC, ServiceSubcategory Network Connectivity
+            ("bandwidth", "30.00"),
+            // 3.75 + 40.00 + 8.80 + 15.00 + 1.20 + 4.00 + 0.40 + 9.00 + 1.50 + 6.30
+            ("other", "89.95"),
+            ("tax", "0.88"),
+        ],
+    );
+    assert!(
+        !codes(&b).contains(&"unclassified-items".to_string()),
+        "{:?}",
+        b.findings
+    );
+    // The rule of each data line (line 2 is the first), written by hand.
+    let want = [
+        "builtin:compute",
+        "builtin:storage",
+        "builtin:compute",
+        "builtin:replica",
+        "builtin:service-databases",
+        "builtin:compute",
+        "builtin:service-databases",
+        "builtin:service-analytics",
+        "builtin:service-management",
+        "builtin:service-management",
+        "builtin:service-security",
+        "builtin:service-integration",
+        "builtin:service-web",
+        "builtin:service-developer-tools",
+        "builtin:service-ai-ml",
+        "builtin:bandwidth",
+        "profile:focus-charge-category",
+    ];
+    let out = run(&["lines", "--format", "csv", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut r = csv::Reader::from_reader(out.stdout.as_slice());
+    let rule = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "rule")
+        .unwrap();
+    let got: Vec<String> = r.records().map(|x| x.unwrap()[rule].to_string()).collect();
+    assert_eq!(got, want);
+}
+
 #[test]
 fn gcp_cost_types() {
     let tmp = tempfile::tempdir().unwrap();
@@ -424,6 +488,7 @@ fn the_fixture_folder_is_walked_with_its_containers() {
             "fixtures/cloud/azure-lowercase-no-currency-2024-11.csv",
             "azure",
         ),
+        ("fixtures/cloud/focus-1.2-service-categories.csv", "focus"),
         (
             "fixtures/cloud/huawei-2024-11_1.csv + huawei-2024-11_2.csv",
             "huawei",

@@ -10,6 +10,7 @@ mod config;
 mod diagnostics;
 mod docs;
 mod fixtures_csv;
+mod focus_toolkit;
 mod gpu_checks;
 mod headers;
 mod hostile;

@@ -48,8 +48,14 @@ pub const FOCUS: Spec = Spec {
         (Role::End, &["ChargePeriodEnd"]),
         (Role::ResourceId, &["ResourceId"]),
     ],
+    // What was used (description, meter, provider usage type) first; then
+    // FOCUS's own kind of service, finer before coarser. `ServiceSubcategory`
+    // is a tier of its own: it names the service's kind (`Relational
+    // Databases`, `Workflow Orchestration`), not the SKU, so a SKU word
+    // (`vCore`, `Data Transfer`) beats it, and it beats the service's name.
     class_tiers: &[
-        &["ChargeDescription", "SkuMeter", "ServiceSubcategory", "x_*"],
+        &["ChargeDescription", "SkuMeter", "x_*"],
+        &["ServiceSubcategory"],
         &["ServiceName"],
         &["ServiceCategory"],
     ],
