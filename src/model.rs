@@ -147,6 +147,9 @@ pub struct LineItem {
     pub quantity: Option<Decimal>,
     pub unit: Option<String>,
     pub unit_price: Option<Decimal>,
+    /// The unit the price is per, when the bill has its own column for it
+    /// (Alibaba and Huawei `单价单位`: `元/万次`).
+    pub price_unit: Option<String>,
     /// The list (pre-discount) amount, when the bill states one.
     pub list_amount: Option<Decimal>,
     /// Currency code, when known for this row (column or header suffix).
@@ -197,6 +200,7 @@ impl LineItem {
             quantity: None,
             unit: None,
             unit_price: None,
+            price_unit: None,
             list_amount: None,
             currency: None,
             start: None,

@@ -2,6 +2,7 @@
 //! reads numbers, currencies and dates. Every data row ends as exactly one
 //! [`RowOutcome`]: an item, a stated total, or a counted skip.
 
+pub mod block;
 pub mod date;
 pub mod header;
 pub mod number;
@@ -319,6 +320,7 @@ impl RowNormaliser<'_> {
             quantity,
             unit,
             unit_price,
+            price_unit,
             list_amount,
             currency: _,
             start,
@@ -347,6 +349,7 @@ impl RowNormaliser<'_> {
         *unit_price = self.number(line, rec, Role::UnitPrice)?;
         *list_amount = self.number(line, rec, Role::ListAmount)?;
         put(unit, self.field_str(line, rec, Role::Unit)?);
+        put(price_unit, self.field_str(line, rec, Role::PriceUnit)?);
         put(resource, self.field_str(line, rec, Role::ResourceId)?);
         *start = None;
         *end = None;

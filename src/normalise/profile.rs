@@ -17,6 +17,8 @@ pub enum Role {
     Quantity,
     Unit,
     UnitPrice,
+    /// The unit of the price (`元/万次`), when apart from the usage unit.
+    PriceUnit,
     ListAmount,
     Currency,
     Date,
@@ -28,12 +30,13 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 12] = [
+    pub const ALL: [Role; 13] = [
         Role::Description,
         Role::Amount,
         Role::Quantity,
         Role::Unit,
         Role::UnitPrice,
+        Role::PriceUnit,
         Role::ListAmount,
         Role::Currency,
         Role::Date,
@@ -50,6 +53,7 @@ impl Role {
             Role::Quantity => "quantity",
             Role::Unit => "unit",
             Role::UnitPrice => "unit_price",
+            Role::PriceUnit => "price_unit",
             Role::ListAmount => "list_amount",
             Role::Currency => "currency",
             Role::Date => "date",
@@ -250,6 +254,7 @@ pub fn generic() -> Profile {
                     "Usage Unit",
                 ]),
             ),
+            (Role::PriceUnit, v(&["Price Unit", "单价单位"])),
             (
                 Role::UnitPrice,
                 v(&[
