@@ -135,6 +135,18 @@ impl Finding {
     }
 }
 
+/// Which field of a slashed date (`03/04/2024`) is the day. Decided once
+/// per file (`normalise::date::DateScan`) from evidence or a profile's
+/// `date-order`; month-first when nothing decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DateOrder {
+    /// `03/04/2024` is 4 March (`mdy`, US exports such as Azure's).
+    #[default]
+    MonthFirst,
+    /// `03/04/2024` is 3 April (`dmy`).
+    DayFirst,
+}
+
 /// A charge, normalised from one input row or invoice line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineItem {
@@ -157,6 +169,9 @@ pub struct LineItem {
     /// Date or start of the charge period, as written (parsed by `normalise::date`).
     pub start: Option<chrono::NaiveDateTime>,
     pub end: Option<chrono::NaiveDateTime>,
+    /// The order of slashed dates this row's date cells prove (`13/05/2024`
+    /// proves day-first), so the file's order can be checked in file order.
+    pub date_proves: Option<DateOrder>,
     /// The resource the charge is for (instance, pod, volume id), when the
     /// bill has such a column. Checks that follow one resource across rows
     /// (`idle-storage`, `duplicate-line`) use it.
@@ -205,6 +220,7 @@ impl LineItem {
             currency: None,
             start: None,
             end: None,
+            date_proves: None,
             resource: None,
             fingerprint: 0,
             forced: None,

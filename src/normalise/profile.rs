@@ -181,6 +181,9 @@ pub struct Profile {
     /// chrono formats tried on date cells before the built-in ones (a user
     /// profile's `date-formats`, e.g. `%d.%m.%Y %H:%M`).
     pub date_formats: Vec<String>,
+    /// The order of slashed dates (a user profile's `date-order`); decided
+    /// per file from its dates when `None`.
+    pub date_order: Option<crate::normalise::date::DateOrder>,
     /// Rows at the top that are never taken for the header (a user
     /// profile's `skip`).
     pub skip_rows: usize,
@@ -373,6 +376,7 @@ pub fn generic() -> Profile {
         tag_prefixes: Vec::new(),
         display: Vec::new(),
         date_formats: Vec::new(),
+        date_order: None,
         skip_rows: 0,
     }
 }
@@ -382,6 +386,8 @@ pub fn generic() -> Profile {
 pub struct ColumnMap {
     /// The profile's own date formats, tried first.
     pub date_formats: Vec<String>,
+    /// The profile's order of slashed dates, when it states one.
+    pub date_order: Option<crate::normalise::date::DateOrder>,
     pub roles: RoleMap,
     pub class_tiers: Vec<Vec<usize>>,
     pub markers: Vec<(usize, Marker)>,
@@ -549,6 +555,7 @@ pub fn map_header(
         names: names.clone(),
         raw: cells.to_vec(),
         date_formats: profile.date_formats.clone(),
+        date_order: profile.date_order,
         ..ColumnMap::default()
     };
     // `--cost effective` swaps the amount column for the profile's EffectiveCost.

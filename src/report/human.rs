@@ -242,6 +242,9 @@ fn render_bill(out: &mut String, b: &Bill) {
             );
         }
     }
+    for n in &b.notes {
+        let _ = writeln!(out, "  note: {n}");
+    }
     if b.findings.is_empty() {
         let _ = writeln!(out, "  no findings");
     } else {

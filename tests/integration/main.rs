@@ -7,6 +7,7 @@ mod cli;
 mod cloud_fixtures;
 mod common;
 mod config;
+mod dates;
 mod diagnostics;
 mod docs;
 mod fixtures_csv;
