@@ -21,4 +21,5 @@ mod real_files;
 mod reprice;
 mod scale;
 mod sql;
+mod terminal;
 mod text_invoices;
