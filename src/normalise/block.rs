@@ -10,8 +10,9 @@
 //!   `1K requests`, `1000 Hours`, `100 GB/Month`, `10,000 units`, `1M`,
 //!   `1 Million`, `10 Thousand`;
 //! - anywhere in a unit, price unit or description, a count after `per`,
-//!   `/` or `每`: `per 1M requests`, `per 1,000`, `/10k`, `per million`,
-//!   `per thousand`;
+//!   `每` or straight after `/`: `per 1M requests`, `per 1,000`, `/10k`,
+//!   `per million`, `per thousand` (not `Data disk / 100 GB`: a spaced
+//!   slash separates texts);
 //! - a Chinese multiplier before a count word (`次`, `个`, `条`, `请求`,
 //!   `token`): `万次`, `千次`, `百万次`, `元/万次`, `每千次`, `10万次`,
 //!   `百万tokens`. A bare `千` is not a block: `千瓦时` is a kilowatt-hour.
@@ -61,16 +62,19 @@ pub fn block_in_text(text: &str) -> Option<Decimal> {
             if !word_start {
                 continue;
             }
+            r.trim_start()
+        } else if let Some(r) = rest.strip_prefix('/') {
+            // `/10k`, `元/万次`: the count right after the slash. A spaced
+            // slash separates texts (`Data disk / 100 GB`), not a price.
             r
-        } else if let Some(r) = rest.strip_prefix('/').or_else(|| rest.strip_prefix('每')) {
-            r
+        } else if let Some(r) = rest.strip_prefix('每') {
+            r.trim_start()
         } else {
             if let Some(n) = chinese_block(rest) {
                 return Some(n);
             }
             continue;
         };
-        let after = after.trim_start();
         if let Some(n) = leading_count(after) {
             return Some(n);
         }
@@ -205,6 +209,8 @@ mod tests {
         assert_eq!(t("Writes per million"), Some(1_000_000));
         assert_eq!(t("短信 每千次"), Some(1_000));
         assert_eq!(t("Data disk 100 GB"), None);
+        // The description joins its texts with ` / `: not a price per block.
+        assert_eq!(t("Data disk / 100 GB SSD"), None);
         assert_eq!(t("GPU hours 1000"), None);
         assert_eq!(t("super 1000 things"), None);
         assert_eq!(t("per hour"), None);
