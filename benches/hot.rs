@@ -12,6 +12,7 @@
 use billaudit::audit::{BillBuilder, Policy};
 use billaudit::classify::{ClassCache, Classifier};
 use billaudit::model::{LineItem, record_fingerprint};
+use billaudit::normalise::date::DateScan;
 use billaudit::normalise::number::{DecimalMark, parse_number};
 use billaudit::normalise::profile::{ColumnMap, CostBasis, Profile};
 use billaudit::normalise::{RowNormaliser, RowOutcome, detect_header, profiles};
@@ -82,6 +83,7 @@ fn normalise_row(bencher: Bencher) {
         map: &map,
         mark: DecimalMark::Dot,
         path: "bench.csv",
+        dates: &DateScan::default(),
     };
     let mut spare = Vec::new();
     let mut i = 0;
@@ -175,6 +177,7 @@ fn classified_items(rows: u64) -> Vec<LineItem> {
         map: &map,
         mark: DecimalMark::Dot,
         path: "bench.csv",
+        dates: &DateScan::default(),
     };
     let classifier = Classifier::default();
     let mut cache = ClassCache::default();

@@ -205,6 +205,11 @@ SPECS = {
     "fixtures/csv/summary-rows-en.csv": csv_spec("Amount", ["Service", "Description"]),
     "fixtures/csv/summary-rows-zh.csv": csv_spec("金额", ["产品", "计费项"]),
     "fixtures/csv/summary-rows-mismatch.csv": csv_spec("Amount", ["Service", "Description"]),
+    "fixtures/csv/tenfold-overcharge.csv": csv_spec(
+        "Cost", ["Item"],
+        overrides={4: ("storage", "object storage requests: the storage service's own charge"),
+                   5: ("storage", "object storage operations: the storage service's own charge")}),
+    "fixtures/csv/day-first-dates.csv": csv_spec("Cost", ["Item"]),
     "fixtures/csv/tencent-detail.csv": csv_spec("优惠后总价", ["产品名称", "组件名称"], types=TENCENT_TYPE),
     "fixtures/gpu/billing-granularity-hourly.csv": GPU_CNY,
     "fixtures/gpu/billing-granularity-per-second.csv": GPU_CNY,
@@ -235,6 +240,10 @@ SPECS = {
 # Findings other than the four share checks, judged by hand from the rows.
 # Bill-level findings have no `:line`.
 FINDINGS = {
+    "fixtures/csv/tenfold-overcharge.csv": {
+        "line-arithmetic:2": "line 2: 20 h x 1.80 = 36.00 but billed 360.00 (tenfold; `h` declares no block)",
+        "line-arithmetic:3": "line 3: 5 hour x 2.00 = 10.00 but billed 1000.00 (hundredfold; `hour` declares no block)",
+    },
     "fixtures/csv/summary-rows-mismatch.csv": {
         "subtotal-mismatch:5": "line 5: states 45.00, items other than tax and credit 36.00 + 4.00 + 2.00 = 42.00",
         "total-mismatch:8": "line 8: states 44.00, all items 42.00 - 5.00 (discount) + 2.96 (VAT) = 39.96",

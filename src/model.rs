@@ -135,6 +135,18 @@ impl Finding {
     }
 }
 
+/// Which field of a slashed date (`03/04/2024`) is the day. Decided once
+/// per file (`normalise::date::DateScan`) from evidence or a profile's
+/// `date-order`; month-first when nothing decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DateOrder {
+    /// `03/04/2024` is 4 March (`mdy`, US exports such as Azure's).
+    #[default]
+    MonthFirst,
+    /// `03/04/2024` is 3 April (`dmy`).
+    DayFirst,
+}
+
 /// A charge, normalised from one input row or invoice line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineItem {
@@ -147,6 +159,9 @@ pub struct LineItem {
     pub quantity: Option<Decimal>,
     pub unit: Option<String>,
     pub unit_price: Option<Decimal>,
+    /// The unit the price is per, when the bill has its own column for it
+    /// (Alibaba and Huawei `单价单位`: `元/万次`).
+    pub price_unit: Option<String>,
     /// The list (pre-discount) amount, when the bill states one.
     pub list_amount: Option<Decimal>,
     /// Currency code, when known for this row (column or header suffix).
@@ -154,6 +169,9 @@ pub struct LineItem {
     /// Date or start of the charge period, as written (parsed by `normalise::date`).
     pub start: Option<chrono::NaiveDateTime>,
     pub end: Option<chrono::NaiveDateTime>,
+    /// The order of slashed dates this row's date cells prove (`13/05/2024`
+    /// proves day-first), so the file's order can be checked in file order.
+    pub date_proves: Option<DateOrder>,
     /// The resource the charge is for (instance, pod, volume id), when the
     /// bill has such a column. Checks that follow one resource across rows
     /// (`idle-storage`, `duplicate-line`) use it.
@@ -197,10 +215,12 @@ impl LineItem {
             quantity: None,
             unit: None,
             unit_price: None,
+            price_unit: None,
             list_amount: None,
             currency: None,
             start: None,
             end: None,
+            date_proves: None,
             resource: None,
             fingerprint: 0,
             forced: None,

@@ -2,13 +2,14 @@ use super::{CheckInfo, Sink};
 use rust_decimal::Decimal;
 
 use crate::model::{LineItem, Severity};
+use crate::normalise::block::{block_in_text, declared_block};
 use crate::normalise::number::half_unit;
 
 pub const INFO: CheckInfo = CheckInfo {
     code: "line-arithmetic",
     default_severity: Severity::Error,
     summary: "quantity x unit price differs from the amount",
-    what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is a finding too (for refunds, a credit larger than the listed one). Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact).",
+    what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is a finding too (for refunds, a credit larger than the listed one). Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact). A product off by exactly a power of ten is a block price only when the line declares that block, and only a ratio equal to the declared block is excused (in either direction: single units x a price per block, or blocks x a price per unit). Declared blocks are recognised in the unit or price-unit column when it starts with a count of 10, 100, 1000, ... (`1K`, `10K`, `1M`, `1K requests`, `1000 Hours`, `100 GB/Month`, `10,000 units`, `1 Million`); in the unit, price unit or description after `per` or `每`, or straight after `/` (`per 1M requests`, `per 1,000`, `/10k`, `per million`, `per thousand`; not `Data disk / 100 GB`); and as a Chinese multiplier before a count word `次`, `个`, `条`, `请求` or `token` (`万次`, `千次`, `百万次`, `元/万次`, `每千次`). `1 Hour`, `1 GB` and `1/Day` declare no block; a tenfold or hundredfold difference on a plain unit (`hour`) is an error.",
     why: "A line whose arithmetic does not add up is either a billing error or a fee folded into the price. Either way somebody should look at it.",
     example: "`GPU hours, 20, 1.80, 37.00`: 20 x 1.80 = 36.00, but the line charges 37.00 (off by 1.00).",
 };
@@ -64,70 +65,135 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
                 .unwrap_or(Decimal::MAX)
         }
     };
-    // Exports pad amounts with zeros past the places they compute at (AWS:
-    // `0.00000000280` is 0.0000000028475 rounded at 10 places): compare at no
-    // finer than 10 decimal places.
     let mut written = against;
     if written.scale() > MAX_COMPARED_PLACES {
         written.rescale(MAX_COMPARED_PLACES);
     }
-    let tolerance = half_unit(written)
-        .saturating_add(slack(q, p))
-        .saturating_add(slack(p, q));
-    if diff > tolerance && !block_unit(product, against) {
-        sink.emit(
-            &INFO,
-            Some(item.line),
-            format!(
-                "{q} x {p} = {} but the {label} is {against} (off by {}): {}",
-                product, diff, item.description
-            ),
-        );
+    let slack = slack(q, p).saturating_add(slack(p, q));
+    let off = |product: Decimal, slack: Decimal| {
+        let diff = product
+            .checked_sub(against)
+            .map_or(Decimal::MAX, |d| d.abs());
+        diff > half_unit(written).saturating_add(slack)
+    };
+    if !off(product, slack) || declared_block_fits(item, product, slack, off) {
+        return;
     }
+    sink.emit(
+        &INFO,
+        Some(item.line),
+        format!(
+            "{q} x {p} = {} but the {label} is {against} (off by {}): {}",
+            product, diff, item.description
+        ),
+    );
 }
 
-/// `true` when `product` and `against` differ by exactly a power of ten
-/// (10 to 10^9): a price per block of units (`10K`, `1M`) multiplied by a
-/// quantity in single units, as some FOCUS exports write them. A unit
-/// convention, not a billing error.
+/// Exports pad amounts with zeros past the places they compute at (AWS:
+/// `0.00000000280` is 0.0000000028475 rounded at 10 places): compare at no
+/// finer than 10 decimal places.
 const MAX_COMPARED_PLACES: u32 = 10;
 
-fn block_unit(product: Decimal, against: Decimal) -> bool {
-    if product.is_zero() || against.is_zero() {
+/// `true` when the line declares a block price (its unit, price unit or
+/// description: `1K requests`, `元/万次`, `per 1M requests`, see
+/// [`crate::normalise::block`]) and the product is off by exactly that
+/// block, either way: a quantity in single units times a price per block,
+/// or a quantity in blocks times a price per unit. A block of 1000 excuses
+/// 1000x, not 10x; a plain unit (`hour`) excuses nothing.
+fn declared_block_fits(
+    item: &LineItem,
+    product: Decimal,
+    slack: Decimal,
+    off: impl Fn(Decimal, Decimal) -> bool,
+) -> bool {
+    let block = item
+        .unit
+        .as_deref()
+        .and_then(declared_block)
+        .or_else(|| item.price_unit.as_deref().and_then(declared_block))
+        .or_else(|| block_in_text(&item.description));
+    let Some(n) = block else {
         return false;
-    }
-    let (big, small) = if product.abs() > against.abs() {
-        (product, against)
-    } else {
-        (against, product)
     };
-    let mut scaled = small;
-    for _ in 0..9 {
-        scaled = match scaled.checked_mul(Decimal::TEN) {
-            Some(s) => s,
-            None => return false,
-        };
-        if scaled == big {
-            return true;
-        }
-    }
-    false
+    let per_block = product
+        .checked_div(n)
+        .zip(slack.checked_div(n))
+        .is_some_and(|(p, s)| !off(p, s));
+    let in_blocks = product
+        .checked_mul(n)
+        .zip(slack.checked_mul(n))
+        .is_some_and(|(p, s)| !off(p, s));
+    per_block || in_blocks
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::Policy;
 
     fn d(s: &str) -> Decimal {
         s.parse().unwrap()
     }
 
+    /// Whether `q x p` against `amount` fires, with the unit, price unit and
+    /// description given.
+    fn fires(q: &str, p: &str, amount: &str, unit: &str, price_unit: &str, desc: &str) -> bool {
+        let policy = Policy::default();
+        let mut sink = Sink::new("bill.csv", &policy);
+        let mut item = LineItem::new(2, desc, d(amount));
+        item.quantity = Some(d(q));
+        item.unit_price = Some(d(p));
+        item.unit = (!unit.is_empty()).then(|| unit.to_string());
+        item.price_unit = (!price_unit.is_empty()).then(|| price_unit.to_string());
+        check(&item, &mut sink);
+        !sink.findings.is_empty()
+    }
+
     #[test]
-    fn block_prices_are_a_unit_convention() {
-        assert!(block_unit(d("0.0000015"), d("0.015")));
-        assert!(block_unit(d("150"), d("0.15")));
-        assert!(!block_unit(d("0.0000015"), d("0.0000016")));
-        assert!(!block_unit(d("0"), d("0")));
-        assert!(!block_unit(d("2"), d("0.3")));
+    fn a_power_of_ten_on_a_plain_unit_is_an_error() {
+        // 20 x 1.80 = 36.00, billed 360.00: ten times the product.
+        assert!(fires("20", "1.80", "360.00", "h", "", "GPU hours"));
+        // 5 x 2.00 = 10.00, billed 1000.00: a hundred times.
+        assert!(fires("5", "2.00", "1000.00", "hour", "", "GPU hours"));
+        // No unit at all declares nothing either.
+        assert!(fires("5", "2.00", "1000.00", "", "", "GPU hours"));
+    }
+
+    #[test]
+    fn a_declared_block_excuses_exactly_its_size_either_way() {
+        // 1,500,000 x 0.40 = 600000.00 = 0.60 x 1,000,000 (per 1M requests).
+        assert!(!fires(
+            "1500000",
+            "0.40",
+            "0.60",
+            "requests",
+            "",
+            "API, per 1M requests"
+        ));
+        assert!(!fires("1500000", "0.40", "0.60", "1M requests", "", "API"));
+        // Alibaba: 30000 calls x 0.80 元/万次 = 24000.00 = 2.40 x 10,000.
+        assert!(!fires("30000", "0.80", "2.40", "次", "元/万次", "API 调用"));
+        // Quantity in blocks, price per unit (FOCUS-style): 0.00000003 x 0.05
+        // = 0.0000000015, billed 0.000015 = 0.0000000015 x 10,000 (10K).
+        assert!(!fires(
+            "0.00000003",
+            "0.05",
+            "0.000015",
+            "10K",
+            "",
+            "Operations"
+        ));
+        // A 1K block excuses 1000x, not 10x: 20 x 1.80 = 36.00 vs 360.00.
+        assert!(fires("20", "1.80", "360.00", "1K requests", "", "API"));
+        // ... and not a block plus an error: 1,500,000 x 0.40 / 1,000,000 =
+        // 0.60, but the line bills 0.70.
+        assert!(fires(
+            "1500000",
+            "0.40",
+            "0.70",
+            "requests",
+            "",
+            "per 1M requests"
+        ));
     }
 }

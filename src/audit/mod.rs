@@ -380,6 +380,9 @@ pub struct Bill {
     pub passed: bool,
     /// Set when the run compared with a baseline report.
     pub baseline: Option<baseline::BaselineDiff>,
+    /// How the file was read where the file alone does not say (the order
+    /// assumed for its slashed dates): facts for the reader, not findings.
+    pub notes: Vec<String>,
 }
 
 impl Bill {
@@ -579,6 +582,7 @@ impl<'p> BillBuilder<'p> {
             findings,
             passed,
             baseline: None,
+            notes: Vec::new(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! misspelt key is an error with its span. Validation that needs more than
 //! serde (regexes, globs, check codes) happens in `super::parse`.
 
+use crate::normalise::date::DateOrder;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
@@ -96,6 +97,8 @@ pub struct RawProfile {
     pub delimiter: Option<Delim>,
     /// chrono formats for the date cells, tried before the built-in ones.
     pub date_formats: Option<Vec<Spanned<String>>>,
+    /// The order of slashed dates: `"dmy"` or `"mdy"`.
+    pub date_order: Option<Spanned<String>>,
     /// Rows at the top that are never the header.
     pub skip: Option<usize>,
 }
@@ -302,6 +305,18 @@ impl RawProfile {
             }
             date_formats.push(f.get_ref().clone());
         }
+        let date_order = match &self.date_order {
+            None => None,
+            Some(o) => Some(DateOrder::parse(o.get_ref()).ok_or_else(|| {
+                (
+                    o.span(),
+                    format!(
+                        "`{}` is not a date order: write \"dmy\" (03/04/2024 is 3 April) or \"mdy\" (4 March)",
+                        o.get_ref()
+                    ),
+                )
+            })?),
+        };
         let mut display = vec![self.cost.clone()];
         display.extend(self.signature.iter().flatten().cloned());
         Ok(Profile {
@@ -324,6 +339,7 @@ impl RawProfile {
             tag_prefixes: Vec::new(),
             display,
             date_formats,
+            date_order,
             skip_rows: self.skip.unwrap_or(0),
         })
     }

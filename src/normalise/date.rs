@@ -6,6 +6,259 @@
 
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
+pub use crate::model::DateOrder;
+
+impl DateOrder {
+    /// `"dmy"` or `"mdy"`, the profile key's values.
+    pub fn parse(s: &str) -> Option<DateOrder> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "mdy" => Some(DateOrder::MonthFirst),
+            "dmy" => Some(DateOrder::DayFirst),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DateOrder::MonthFirst => "mdy",
+            DateOrder::DayFirst => "dmy",
+        }
+    }
+
+    /// How a note names it: `month-first (mdy)`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DateOrder::MonthFirst => "month-first (mdy: 03/04/2024 is 4 March)",
+            DateOrder::DayFirst => "day-first (dmy: 03/04/2024 is 3 April)",
+        }
+    }
+}
+
+/// The order a date cell proves, if any (cheap for cells without `/`).
+pub fn proves(cell: &str) -> Option<DateOrder> {
+    if !cell.as_bytes().contains(&b'/') {
+        return None;
+    }
+    match slash_evidence(cell)? {
+        SlashEvidence::Proves(o) => Some(o),
+        SlashEvidence::Ambiguous => None,
+    }
+}
+
+/// What one cell says about the order of slashed dates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlashEvidence {
+    /// `a/b/yyyy` with both `a` and `b` at most 12: either order reads it.
+    Ambiguous,
+    /// Only one order reads it: `13/05/2024` is day-first, `05/13/2024`
+    /// month-first.
+    Proves(DateOrder),
+}
+
+/// The evidence in a date cell: `None` when it holds no `a/b/yyyy` date
+/// (ISO dates, `2024/05/13`, text). A range (`01/02/2024 - 01/03/2024`)
+/// gives the evidence of its first date that proves an order, else
+/// [`SlashEvidence::Ambiguous`].
+pub fn slash_evidence(cell: &str) -> Option<SlashEvidence> {
+    let mut found = None;
+    let b = cell.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() || (i > 0 && (b[i - 1].is_ascii_digit() || b[i - 1] == b'/')) {
+            i += 1;
+            continue;
+        }
+        let field = |from: usize| -> Option<(u32, usize)> {
+            let end = (from..b.len())
+                .find(|&k| !b[k].is_ascii_digit())
+                .unwrap_or(b.len());
+            let n = cell.get(from..end)?.parse().ok()?;
+            Some((n, end))
+        };
+        let parsed = (|| {
+            let (x, e1) = field(i).filter(|(_, e)| e - i <= 2)?;
+            (b.get(e1) == Some(&b'/')).then_some(())?;
+            let (y, e2) = field(e1 + 1).filter(|(_, e)| e - (e1 + 1) <= 2)?;
+            (b.get(e2) == Some(&b'/')).then_some(())?;
+            let (_, e3) = field(e2 + 1).filter(|(_, e)| e - (e2 + 1) == 4)?;
+            Some((x, y, e3))
+        })();
+        match parsed {
+            Some((x, y, end)) => {
+                let e = match (x, y) {
+                    (1..=31, 1..=12) if x > 12 => SlashEvidence::Proves(DateOrder::DayFirst),
+                    (1..=12, 1..=31) if y > 12 => SlashEvidence::Proves(DateOrder::MonthFirst),
+                    (1..=12, 1..=12) => SlashEvidence::Ambiguous,
+                    _ => {
+                        i = end;
+                        continue;
+                    }
+                };
+                if matches!(e, SlashEvidence::Proves(_)) {
+                    return Some(e);
+                }
+                found = Some(e);
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    found
+}
+
+/// How a file's [`DateOrder`] was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OrderBasis {
+    /// No slashed date in the rows scanned: nothing to decide.
+    #[default]
+    NoSlashedDates,
+    /// The profile states it (`date-order`).
+    Stated,
+    /// Dates that only one order reads (`13/05/2024`), in the rows scanned.
+    Evidence,
+    /// Every slashed date scanned reads either way: month-first assumed.
+    Assumed,
+    /// The rows scanned prove both orders: the majority decided.
+    Conflicting,
+}
+
+/// A file's order of slashed dates, decided before its rows are read, and
+/// what the rows said about it while they were read (on any thread).
+#[derive(Debug, Default)]
+pub struct DateScan {
+    pub order: DateOrder,
+    pub basis: OrderBasis,
+    /// Slashed dates in the scanned rows: (reads either way, proves
+    /// day-first, proves month-first).
+    pub scanned: (u64, u64, u64),
+}
+
+impl DateScan {
+    /// Decides the order from the date cells of the first rows (`cells`),
+    /// unless the profile states it.
+    pub fn decide<'c>(stated: Option<DateOrder>, cells: impl Iterator<Item = &'c str>) -> Self {
+        let (mut either, mut dmy, mut mdy) = (0, 0, 0);
+        for c in cells {
+            match slash_evidence(c) {
+                Some(SlashEvidence::Ambiguous) => either += 1,
+                Some(SlashEvidence::Proves(DateOrder::DayFirst)) => dmy += 1,
+                Some(SlashEvidence::Proves(DateOrder::MonthFirst)) => mdy += 1,
+                None => {}
+            }
+        }
+        let (order, basis) = match stated {
+            Some(o) => (o, OrderBasis::Stated),
+            None if dmy > 0 && mdy > 0 => {
+                let o = if dmy > mdy {
+                    DateOrder::DayFirst
+                } else {
+                    DateOrder::MonthFirst
+                };
+                (o, OrderBasis::Conflicting)
+            }
+            None if dmy > 0 => (DateOrder::DayFirst, OrderBasis::Evidence),
+            None if mdy > 0 => (DateOrder::MonthFirst, OrderBasis::Evidence),
+            None if either > 0 => (DateOrder::MonthFirst, OrderBasis::Assumed),
+            None => (DateOrder::MonthFirst, OrderBasis::NoSlashedDates),
+        };
+        DateScan {
+            order,
+            basis,
+            scanned: (either, dmy, mdy),
+        }
+    }
+
+    /// Reads a date cell in the file's order.
+    pub fn datetime(&self, cell: &str) -> Option<NaiveDateTime> {
+        parse_datetime_in(cell, self.order)
+    }
+
+    /// [`parse_range_in`] in the file's order.
+    pub fn range(&self, cell: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
+        parse_range_in(cell, self.order)
+    }
+
+    /// What the report says about the order, after every row was read:
+    /// which order was assumed when nothing decided it, and any row that
+    /// proves the other one. `None` when there is nothing to say.
+    /// `first_proof` gives the first line (in file order) whose dates prove
+    /// an order, if any.
+    pub fn note(&self, first_proof: impl Fn(DateOrder) -> Option<u64>) -> Option<String> {
+        let other = match self.order {
+            DateOrder::MonthFirst => DateOrder::DayFirst,
+            DateOrder::DayFirst => DateOrder::MonthFirst,
+        };
+        let (either, dmy, mdy) = self.scanned;
+        let how = match self.basis {
+            OrderBasis::NoSlashedDates | OrderBasis::Evidence => None,
+            OrderBasis::Stated => None,
+            OrderBasis::Assumed => Some(format!(
+                "every slashed date in the first rows ({either}) reads either way; {} was assumed",
+                self.order.describe()
+            )),
+            OrderBasis::Conflicting => Some(format!(
+                "the first rows hold slashed dates of both orders ({dmy} only day-first reads, {mdy} only month-first); {} was taken for the {either} that read either way",
+                self.order.describe()
+            )),
+        };
+        match (first_proof(other), how) {
+            // A later row proves the other order: the dates read before it
+            // may be wrong.
+            (Some(line), _) if self.basis != OrderBasis::Conflicting => Some(format!(
+                "slashed dates were read {}{}, but line {line} has a date only {} reads; dates that read either way may be wrong: state `date-order` in a [[profile]] of billaudit.toml",
+                self.order.describe(),
+                match self.basis {
+                    OrderBasis::Stated => " (the profile's date-order)",
+                    OrderBasis::Evidence => " (from the first rows)",
+                    _ => " (assumed)",
+                },
+                other.as_str()
+            )),
+            // An assumption the rest of the file confirmed needs no note.
+            (None, Some(_))
+                if self.basis == OrderBasis::Assumed && first_proof(self.order).is_some() =>
+            {
+                None
+            }
+            (_, Some(h)) => Some(format!(
+                "dates: {h}; state `date-order` in a [[profile]] of billaudit.toml to decide"
+            )),
+            (_, None) => None,
+        }
+    }
+}
+
+/// [`parse_datetime`] with slashed dates read in `order`. A slashed date
+/// only the other order can read (`13/05/2024` in a month-first file) is
+/// read that way: a date that proves the order is never lost.
+pub fn parse_datetime_in(raw: &str, order: DateOrder) -> Option<NaiveDateTime> {
+    if order == DateOrder::MonthFirst {
+        return parse_datetime(raw);
+    }
+    let s = strip_offset(raw.trim());
+    for f in DMY_DATETIME_FORMATS {
+        if let Ok(dt) = NaiveDateTime::parse_from_str(s, f) {
+            return Some(dt);
+        }
+    }
+    for f in DMY_DATE_FORMATS {
+        if let Ok(d) = NaiveDate::parse_from_str(s, f) {
+            return Some(d.and_time(NaiveTime::MIN));
+        }
+    }
+    parse_datetime(raw)
+}
+
+/// [`parse_range`] with slashed dates read in `order`.
+pub fn parse_range_in(raw: &str, order: DateOrder) -> Option<(NaiveDateTime, NaiveDateTime)> {
+    range_with(raw, |t| parse_datetime_in(t, order))
+}
+
+/// Day-first forms of the slashed formats below, tried first in a
+/// day-first file.
+const DMY_DATETIME_FORMATS: &[&str] = &["%d/%m/%Y %H:%M:%S", "%d/%m/%Y %H:%M"];
+const DMY_DATE_FORMATS: &[&str] = &["%d/%m/%Y"];
+
 const DATETIME_FORMATS: &[&str] = &[
     "%Y-%m-%d %H:%M:%S%.f",
     "%Y-%m-%dT%H:%M:%S%.f",
@@ -15,6 +268,9 @@ const DATETIME_FORMATS: &[&str] = &[
     "%Y/%m/%d %H:%M",
     "%m/%d/%Y %H:%M:%S",
     "%m/%d/%Y %H:%M",
+    // A slashed date only day-first can read (`13/05/2024 10:00`).
+    "%d/%m/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M",
     "%Y年%m月%d日 %H:%M:%S",
     "%Y年%m月%d日 %H:%M",
     "%Y%m%d %H:%M:%S",
@@ -24,6 +280,7 @@ const DATE_FORMATS: &[&str] = &[
     "%Y-%m-%d",
     "%Y/%m/%d",
     "%m/%d/%Y",
+    "%d/%m/%Y",
     "%Y.%m.%d",
     "%Y年%m月%d日",
     "%Y%m%d",
@@ -197,6 +454,13 @@ fn is_offset(t: &str) -> bool {
 /// Dates contain `-` themselves, so the range is never split blindly: every
 /// separator position is tried and kept only when both sides parse.
 pub fn parse_range(raw: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
+    range_with(raw, parse_datetime)
+}
+
+fn range_with(
+    raw: &str,
+    parse_datetime: impl Fn(&str) -> Option<NaiveDateTime>,
+) -> Option<(NaiveDateTime, NaiveDateTime)> {
     let s = raw.trim();
     if s.len() > 128 {
         return None;
@@ -298,6 +562,71 @@ mod tests {
         ] {
             assert_eq!(iso_fast(s), None, "{s}");
         }
+    }
+
+    #[test]
+    fn slashed_dates_follow_the_file_order() {
+        let (m, d) = (DateOrder::MonthFirst, DateOrder::DayFirst);
+        // 02/05/2024: 5 February month-first, 2 May day-first.
+        assert_eq!(
+            parse_datetime_in("02/05/2024", m),
+            Some(dt("2024-02-05 00:00:00"))
+        );
+        assert_eq!(
+            parse_datetime_in("02/05/2024", d),
+            Some(dt("2024-05-02 00:00:00"))
+        );
+        assert_eq!(
+            parse_datetime_in("02/05/2024 10:30", d),
+            Some(dt("2024-05-02 10:30:00"))
+        );
+        // Only one order reads these: never lost, whatever the file's order.
+        assert_eq!(
+            parse_datetime_in("13/05/2024", m),
+            Some(dt("2024-05-13 00:00:00"))
+        );
+        assert_eq!(
+            parse_datetime_in("05/13/2024", d),
+            Some(dt("2024-05-13 00:00:00"))
+        );
+        // Other forms do not depend on it.
+        assert_eq!(
+            parse_datetime_in("2024/05/02", d),
+            Some(dt("2024-05-02 00:00:00"))
+        );
+        assert_eq!(
+            parse_datetime_in("2024-05-02", d),
+            Some(dt("2024-05-02 00:00:00"))
+        );
+        assert_eq!(
+            parse_range_in("01/02/2024 - 03/02/2024", d),
+            Some((dt("2024-02-01 00:00:00"), dt("2024-02-03 00:00:00")))
+        );
+    }
+
+    #[test]
+    fn evidence_for_the_order() {
+        use SlashEvidence::*;
+        assert_eq!(
+            slash_evidence("13/05/2024"),
+            Some(Proves(DateOrder::DayFirst))
+        );
+        assert_eq!(
+            slash_evidence("05/13/2024 10:00"),
+            Some(Proves(DateOrder::MonthFirst))
+        );
+        assert_eq!(slash_evidence("02/05/2024"), Some(Ambiguous));
+        assert_eq!(slash_evidence("9/2/2023"), Some(Ambiguous));
+        assert_eq!(
+            slash_evidence("01/02/2024 - 25/02/2024"),
+            Some(Proves(DateOrder::DayFirst))
+        );
+        assert_eq!(slash_evidence("2024/05/13"), None);
+        assert_eq!(slash_evidence("2024-05-13"), None);
+        assert_eq!(slash_evidence("13/13/2024"), None);
+        assert_eq!(slash_evidence("A100 1/2"), None);
+        assert_eq!(DateOrder::parse("DMY"), Some(DateOrder::DayFirst));
+        assert_eq!(DateOrder::parse("ymd"), None);
     }
 
     #[test]

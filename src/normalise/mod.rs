@@ -2,6 +2,7 @@
 //! reads numbers, currencies and dates. Every data row ends as exactly one
 //! [`RowOutcome`]: an item, a stated total, or a counted skip.
 
+pub mod block;
 pub mod date;
 pub mod header;
 pub mod number;
@@ -95,8 +96,8 @@ pub fn summary_label(s: &str) -> Option<SummaryKind> {
 pub const MAX_CELL_BYTES: usize = 256 * 1024;
 
 /// A date cell read with the profile's own formats first, then the
-/// built-in ones (and a `start - end` range where a time was expected).
-fn datetime(formats: &[String], t: &str) -> Option<chrono::NaiveDateTime> {
+/// built-in ones in the file's order of slashed dates.
+fn datetime(formats: &[String], dates: &date::DateScan, t: &str) -> Option<chrono::NaiveDateTime> {
     for f in formats {
         if let Ok(dt) = chrono::NaiveDateTime::parse_from_str(t, f) {
             return Some(dt);
@@ -105,7 +106,7 @@ fn datetime(formats: &[String], t: &str) -> Option<chrono::NaiveDateTime> {
             return Some(d.and_time(chrono::NaiveTime::MIN));
         }
     }
-    date::parse_datetime(t)
+    dates.datetime(t)
 }
 
 /// Turns records into line items for one file.
@@ -113,6 +114,8 @@ pub struct RowNormaliser<'a> {
     pub map: &'a ColumnMap,
     pub mark: DecimalMark,
     pub path: &'a str,
+    /// The file's order of slashed dates, decided before its rows are read.
+    pub dates: &'a date::DateScan,
 }
 
 impl RowNormaliser<'_> {
@@ -357,10 +360,12 @@ impl RowNormaliser<'_> {
             quantity,
             unit,
             unit_price,
+            price_unit,
             list_amount,
             currency: _,
             start,
             end,
+            date_proves,
             resource,
             fingerprint,
             class_text,
@@ -385,9 +390,11 @@ impl RowNormaliser<'_> {
         *unit_price = self.number(line, rec, Role::UnitPrice)?;
         *list_amount = self.number(line, rec, Role::ListAmount)?;
         put(unit, self.field_str(line, rec, Role::Unit)?);
+        put(price_unit, self.field_str(line, rec, Role::PriceUnit)?);
         put(resource, self.field_str(line, rec, Role::ResourceId)?);
         *start = None;
         *end = None;
+        *date_proves = None;
         *fingerprint = 0;
         *forced = None;
         *category = Category::Other;
@@ -405,7 +412,7 @@ impl RowNormaliser<'_> {
             None => put(&mut item.currency, self.map.header_currency.as_deref()),
         }
         if let Some(p) = self.field_str(line, rec, Role::Period)? {
-            if let Some((s, e)) = date::parse_range(p) {
+            if let Some((s, e)) = self.dates.range(p) {
                 item.start = Some(s);
                 item.end = Some(e);
             }
@@ -414,10 +421,10 @@ impl RowNormaliser<'_> {
             if let Some(t) = self.field_str(line, rec, role)? {
                 // Huawei writes a whole range where a start time is expected;
                 // a plain time (every row of most exports) is tried first.
-                match datetime(&self.map.date_formats, t) {
+                match datetime(&self.map.date_formats, self.dates, t) {
                     Some(d) => *slot = Some(d),
                     None => {
-                        if let Some((s, e)) = date::parse_range(t) {
+                        if let Some((s, e)) = self.dates.range(t) {
                             *slot = Some(if role == Role::Start { s } else { e });
                         }
                     }
@@ -426,15 +433,23 @@ impl RowNormaliser<'_> {
         }
         if item.start.is_none() {
             if let Some(t) = self.field_str(line, rec, Role::Date)? {
-                match datetime(&self.map.date_formats, t) {
+                match datetime(&self.map.date_formats, self.dates, t) {
                     Some(d) => item.start = Some(d),
                     None => {
-                        if let Some((s, e)) = date::parse_range(t) {
+                        if let Some((s, e)) = self.dates.range(t) {
                             item.start = Some(s);
                             item.end = item.end.or(Some(e));
                         }
                     }
                 }
+            }
+        }
+        // What the row's slashed dates prove about the file's order; the
+        // ordering thread keeps the first such line (DateScan::note).
+        for role in [Role::Period, Role::Start, Role::End, Role::Date] {
+            if let Some(o) = self.field_str(line, rec, role)?.and_then(date::proves) {
+                item.date_proves = Some(o);
+                break;
             }
         }
         // A tax or credit summary row is a charge of that category, as a

@@ -17,6 +17,8 @@ pub enum Role {
     Quantity,
     Unit,
     UnitPrice,
+    /// The unit of the price (`元/万次`), when apart from the usage unit.
+    PriceUnit,
     ListAmount,
     Currency,
     Date,
@@ -28,12 +30,13 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 12] = [
+    pub const ALL: [Role; 13] = [
         Role::Description,
         Role::Amount,
         Role::Quantity,
         Role::Unit,
         Role::UnitPrice,
+        Role::PriceUnit,
         Role::ListAmount,
         Role::Currency,
         Role::Date,
@@ -50,6 +53,7 @@ impl Role {
             Role::Quantity => "quantity",
             Role::Unit => "unit",
             Role::UnitPrice => "unit_price",
+            Role::PriceUnit => "price_unit",
             Role::ListAmount => "list_amount",
             Role::Currency => "currency",
             Role::Date => "date",
@@ -177,6 +181,9 @@ pub struct Profile {
     /// chrono formats tried on date cells before the built-in ones (a user
     /// profile's `date-formats`, e.g. `%d.%m.%Y %H:%M`).
     pub date_formats: Vec<String>,
+    /// The order of slashed dates (a user profile's `date-order`); decided
+    /// per file from its dates when `None`.
+    pub date_order: Option<crate::normalise::date::DateOrder>,
     /// Rows at the top that are never taken for the header (a user
     /// profile's `skip`).
     pub skip_rows: usize,
@@ -202,6 +209,7 @@ pub fn generic() -> Profile {
             (Role::Amount, v(h::AMOUNT)),
             (Role::Quantity, v(h::QUANTITY)),
             (Role::Unit, v(h::UNIT)),
+            (Role::PriceUnit, v(h::PRICE_UNIT)),
             (Role::UnitPrice, v(h::UNIT_PRICE)),
             (Role::ListAmount, v(h::LIST_AMOUNT)),
             (Role::Currency, v(h::CURRENCY)),
@@ -227,6 +235,7 @@ pub fn generic() -> Profile {
         tag_prefixes: Vec::new(),
         display: Vec::new(),
         date_formats: Vec::new(),
+        date_order: None,
         skip_rows: 0,
     }
 }
@@ -236,6 +245,8 @@ pub fn generic() -> Profile {
 pub struct ColumnMap {
     /// The profile's own date formats, tried first.
     pub date_formats: Vec<String>,
+    /// The profile's order of slashed dates, when it states one.
+    pub date_order: Option<crate::normalise::date::DateOrder>,
     pub roles: RoleMap,
     pub class_tiers: Vec<Vec<usize>>,
     pub markers: Vec<(usize, Marker)>,
@@ -425,6 +436,7 @@ pub fn map_header(
         names: names.clone(),
         raw: cells.to_vec(),
         date_formats: profile.date_formats.clone(),
+        date_order: profile.date_order,
         ..ColumnMap::default()
     };
     // `--cost effective` swaps the amount column for the profile's EffectiveCost.

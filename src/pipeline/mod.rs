@@ -19,6 +19,7 @@ use crate::ingest::csv::Window;
 use crate::ingest::text::{self, LineKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
+use crate::normalise::date::{DateOrder, DateScan};
 use crate::normalise::number::DecimalMark;
 use crate::normalise::profile::{
     self, ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile,
@@ -622,10 +623,14 @@ impl<'o> Run<'o> {
         } else {
             DecimalMark::Dot
         });
+        // The order of slashed dates is decided before any row is dated,
+        // from the rows in the prefix, so every thread reads them alike.
+        let dates = scan_dates(&opened.prefix_text, delimiter, &state.header, &state.map);
         let norm = RowNormaliser {
             map: &state.map,
             mark,
             path,
+            dates: &dates,
         };
         let class = Classify {
             opts,
@@ -655,35 +660,47 @@ impl<'o> Run<'o> {
             let left = window.bytes_read().saturating_sub(data_start);
             window.keeps_all() && (!window.eof() || left >= p.min_bytes)
         };
-        if workers >= 2 {
-            if let Some((file, bom)) = &seekable {
-                // A plain file: its ranges are read at their offsets.
-                let start = bom + data_start;
-                let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
-                if len.saturating_sub(start) >= p.min_bytes {
-                    drop(rdr);
-                    let ranges = Ranges::file(file, start, len, p.chunk_bytes)
-                        .map_err(|e| io_error(path, e))?;
-                    self.rows += par(Some(file.as_path())).read(
-                        ranges,
-                        start,
-                        first_line,
-                        &mut state.bills,
-                    )?;
-                    return Ok(());
+        let read = (|| -> std::result::Result<u64, Fed<'r>> {
+            if workers >= 2 {
+                if let Some((file, bom)) = &seekable {
+                    // A plain file: its ranges are read at their offsets.
+                    let start = bom + data_start;
+                    let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+                    if len.saturating_sub(start) >= p.min_bytes {
+                        drop(rdr);
+                        let ranges = Ranges::file(file, start, len, p.chunk_bytes)
+                            .map_err(|e| io_error(path, e))?;
+                        return Ok(par(Some(file.as_path())).read(
+                            ranges,
+                            start,
+                            first_line,
+                            &mut state.bills,
+                        )?);
+                    }
+                } else if stream_is_large {
+                    // Cut into blocks from the first data row on.
+                    let (seen, inner) = rdr.into_inner().into_rest(data_start);
+                    let rest: Box<dyn Read + 'r> = Box::new(Cursor::new(seen).chain(inner));
+                    let ranges =
+                        Ranges::Stream(Blocks::new(rest, p.chunk_bytes.min(STREAM_BLOCK_BYTES)));
+                    return Ok(par(None).read(ranges, 0, first_line, &mut state.bills)?);
                 }
-            } else if stream_is_large {
-                // Cut into blocks from the first data row on.
-                let (seen, inner) = rdr.into_inner().into_rest(data_start);
-                let rest: Box<dyn Read + 'r> = Box::new(Cursor::new(seen).chain(inner));
-                let ranges =
-                    Ranges::Stream(Blocks::new(rest, p.chunk_bytes.min(STREAM_BLOCK_BYTES)));
-                self.rows += par(None).read(ranges, 0, first_line, &mut state.bills)?;
-                return Ok(());
             }
+            rdr.get_mut().forget();
+            Ok(read_rows(
+                &mut rdr,
+                0,
+                &norm,
+                &class,
+                &mut state.bills,
+                path,
+            )?)
+        })()?;
+        self.rows += read;
+        let proved = std::mem::take(&mut state.bills.proved);
+        if let Some(note) = dates.note(|o| proved[usize::from(o == DateOrder::MonthFirst)]) {
+            state.bills.notes.push(note);
         }
-        rdr.get_mut().forget();
-        self.rows += read_rows(&mut rdr, 0, &norm, &class, &mut state.bills, path)?;
         Ok(())
     }
 
@@ -713,6 +730,45 @@ impl<'o> Run<'o> {
         }
         state.bills.finish(&self.display)
     }
+}
+
+/// The file's order of slashed dates (`03/04/2024`), decided from the date
+/// cells of the data rows in its prefix (the first 64 KiB, decoded), or
+/// stated by the profile. Every row is then dated in that order, on
+/// whichever thread reads it; rows past the prefix that prove the other
+/// order are noted by the [`DateScan`] as they are read.
+fn scan_dates(prefix: &str, delimiter: u8, header: &[String], map: &ColumnMap) -> DateScan {
+    use profile::Role;
+    let cols: Vec<usize> = [Role::Date, Role::Start, Role::End, Role::Period]
+        .into_iter()
+        .filter_map(|r| map.get(r))
+        .collect();
+    let mut cells = Vec::new();
+    if !cols.is_empty() {
+        let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+        let mut rec = ByteRecord::new();
+        let mut past_header = false;
+        // The prefix may end inside the last record: it is not read.
+        let mut last = Vec::new();
+        while let Ok(true) = rdr.read_byte_record(&mut rec) {
+            if !past_header {
+                past_header = rec.iter().map(String::from_utf8_lossy).eq(header
+                    .iter()
+                    .map(|h| std::borrow::Cow::Borrowed(h.as_str())));
+                continue;
+            }
+            cells.append(&mut last);
+            for &c in &cols {
+                if let Some(t) = rec.get(c).and_then(|b| std::str::from_utf8(b).ok()) {
+                    last.push(t.to_string());
+                }
+            }
+        }
+        if prefix.ends_with('\n') {
+            cells.append(&mut last);
+        }
+    }
+    DateScan::decide(map.date_order, cells.iter().map(String::as_str))
 }
 
 /// When a large plain file is read on several threads (ranges of
@@ -1251,6 +1307,12 @@ struct Bills<'p> {
     currency_note: Option<String>,
     policy: &'p Policy,
     list: Vec<BillBuilder<'p>>,
+    /// What the report says about how the file was read (the order of its
+    /// slashed dates), on every bill of the file.
+    notes: Vec<String>,
+    /// The first line of the input being read whose dates prove day-first
+    /// / month-first (see `LineItem::date_proves`).
+    proved: [Option<u64>; 2],
 }
 
 impl<'p> Bills<'p> {
@@ -1263,6 +1325,8 @@ impl<'p> Bills<'p> {
             currency_note: None,
             policy,
             list: Vec::new(),
+            notes: Vec::new(),
+            proved: [None; 2],
         }
     }
 
@@ -1325,6 +1389,10 @@ impl<'p> Bills<'p> {
     }
 
     fn add_item(&mut self, item: &LineItem) {
+        if let Some(o) = item.date_proves {
+            // Items arrive in file order: the first is the earliest.
+            self.proved[usize::from(o == DateOrder::MonthFirst)].get_or_insert(item.line);
+        }
         // Borrowed, not cloned: this runs once per row on the ordering thread.
         self.for_currency(&item.currency).add_item(item);
     }
@@ -1369,9 +1437,17 @@ impl<'p> Bills<'p> {
                 b.emit(&mixed_currency::INFO, None, msg.clone());
             }
         }
-        for b in &mut self.list {
-            b.currency_note.clone_from(&self.currency_note);
-        }
-        Ok(self.list.into_iter().map(BillBuilder::finish).collect())
+        let notes = self.notes;
+        let currency_note = self.currency_note;
+        Ok(self
+            .list
+            .into_iter()
+            .map(|b| {
+                let mut bill = b.finish();
+                bill.notes.clone_from(&notes);
+                bill.currency_note.clone_from(&currency_note);
+                bill
+            })
+            .collect())
     }
 }

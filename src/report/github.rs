@@ -5,11 +5,15 @@
 use crate::expect::Status;
 use crate::pipeline::Report;
 
-/// Escapes a message (data) of a workflow command.
+/// Escapes a message (data) of a workflow command; other control
+/// characters (an ESC sequence, which Actions logs render) as in the
+/// terminal (`\u{1b}`).
 fn data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    crate::report::term_text(&s).into_owned()
 }
 
 /// Escapes a property value of a workflow command.

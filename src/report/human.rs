@@ -6,7 +6,7 @@ use std::fmt::Write;
 use rust_decimal::Decimal;
 use unicode_width::UnicodeWidthStr;
 
-use super::{Context, dec, summarise};
+use super::{Context, dec, summarise, term_text};
 use crate::audit::{Bill, percent};
 use crate::expect::Status;
 use crate::model::{Category, Severity};
@@ -104,15 +104,15 @@ fn render_expectations(out: &mut String, report: &Report) {
             Status::Broken(_) => (4, "BROKEN"),
         };
         counts[i] += 1;
-        let _ = writeln!(out, "check {}: {label}", o.path);
+        let _ = writeln!(out, "check {}: {label}", term_text(&o.path));
         match &o.status {
             Status::Mismatch(diffs) => {
                 for d in diffs {
-                    let _ = writeln!(out, "    {d}");
+                    let _ = writeln!(out, "    {}", term_text(d));
                 }
             }
             Status::Broken(m) => {
-                let _ = writeln!(out, "    {m}");
+                let _ = writeln!(out, "    {}", term_text(m));
             }
             Status::Blessed => {
                 let _ = writeln!(out, "    wrote {}", o.expectation);
@@ -141,9 +141,15 @@ fn pad_right(s: &str, w: usize) -> String {
 
 fn render_bill(out: &mut String, b: &Bill) {
     let cur = b.currency.as_deref().unwrap_or("currency unknown");
-    let _ = writeln!(out, "{}  [{}, {}]", b.path, b.format, cur);
+    let _ = writeln!(
+        out,
+        "{}  [{}, {}]",
+        term_text(&b.path),
+        term_text(&b.format),
+        term_text(cur)
+    );
     if let Some(note) = &b.currency_note {
-        let _ = writeln!(out, "  note: {note}");
+        let _ = writeln!(out, "  note: {}", term_text(note));
     }
     // Each reason a row was skipped, counted: `(2 summary, 1 blank)`.
     let k = &b.skipped;
@@ -262,26 +268,30 @@ fn render_bill(out: &mut String, b: &Bill) {
             );
         }
     }
+    for n in &b.notes {
+        let _ = writeln!(out, "  note: {}", term_text(n));
+    }
     if b.findings.is_empty() {
         let _ = writeln!(out, "  no findings");
     } else {
         let _ = writeln!(out, "  findings:");
         for f in &b.findings {
+            let path = term_text(&f.path);
             let loc = match f.line {
-                Some(l) => format!("{}:{l}", f.path),
-                None => f.path.clone(),
+                Some(l) => format!("{path}:{l}"),
+                None => path.into_owned(),
             };
             let accepted = f
                 .accepted
                 .as_deref()
-                .map(|r| format!(" [accepted: {r}]"))
+                .map(|r| format!(" [accepted: {}]", term_text(r)))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
                 "    {:<7}  {:<20}  {loc}: {}{accepted}",
                 f.severity.as_str(),
                 f.code,
-                f.message
+                term_text(&f.message)
             );
         }
     }

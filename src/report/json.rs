@@ -95,6 +95,10 @@ pub struct JsonBill {
     /// With `--baseline`: what changed since the earlier report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<JsonBaseline>,
+    /// How the file was read where it does not say itself (the order
+    /// assumed for slashed dates). Serialised only when there are some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -187,6 +191,7 @@ impl From<&Bill> for JsonBill {
                 new_findings: d.new_findings.clone(),
                 vanished_findings: d.vanished_findings.clone(),
             }),
+            notes: b.notes.clone(),
         }
     }
 }

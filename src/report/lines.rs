@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::csv::safe_cell;
+use super::term_text;
 use crate::model::LineItem;
 
 /// Output formats of `billaudit lines`.
@@ -39,17 +40,19 @@ pub fn header(format: LinesFormat) -> String {
 /// One item; `first` is true for the first item written.
 pub fn item(format: LinesFormat, path: &str, item: &LineItem, first: bool) -> String {
     match format {
+        // Bill text is escaped for the terminal (`\u{1b}`); CSV and JSON
+        // keep it as the bill wrote it.
         LinesFormat::Human => {
-            let loc = format!("{path}:{}", item.line);
+            let loc = format!("{}:{}", term_text(path), item.line);
             let amount = match &item.currency {
-                Some(c) => format!("{} {c}", item.amount),
+                Some(c) => format!("{} {}", item.amount, term_text(c)),
                 None => item.amount.to_string(),
             };
             format!(
                 "{loc:<28} {:<15} {amount:>14}  {:<28} {}\n",
                 item.category.as_str(),
-                item.rule,
-                item.description
+                term_text(&item.rule),
+                term_text(&item.description)
             )
         }
         LinesFormat::Csv => {

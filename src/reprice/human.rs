@@ -137,5 +137,7 @@ pub fn render(all: &[Repriced<'_>]) -> String {
         }
         s.push('\n');
     }
-    s
+    // Bill and price-book text (paths, model names, fee names) escaped for
+    // the terminal; the table's own line feeds kept.
+    crate::report::term_report(s)
 }

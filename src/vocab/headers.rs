@@ -177,6 +177,24 @@ pub const UNIT: &[&str] = &[
     "単位",
 ];
 
+/// The unit a unit price is quoted per (`元/万次`, `per 1K requests`): it may
+/// declare a block of units (see `line-arithmetic`).
+pub const PRICE_UNIT: &[&str] = &[
+    // English
+    "Price Unit",
+    "Pricing Unit",
+    // Chinese
+    "单价单位",
+    // German
+    "Preiseinheit",
+    // French
+    "Unité de prix",
+    // Spanish
+    "Unidad de precio",
+    // Japanese
+    "単価単位",
+];
+
 /// The price of one unit of the quantity.
 pub const UNIT_PRICE: &[&str] = &[
     // English
@@ -357,12 +375,13 @@ mod tests {
 
     #[test]
     fn no_name_belongs_to_two_roles_or_twice_to_one() {
-        let lists: [(&str, &[&str]); 15] = [
+        let lists: [(&str, &[&str]); 16] = [
             ("DESCRIPTION", DESCRIPTION),
             ("SERVICE", SERVICE),
             ("AMOUNT", AMOUNT),
             ("QUANTITY", QUANTITY),
             ("UNIT", UNIT),
+            ("PRICE_UNIT", PRICE_UNIT),
             ("UNIT_PRICE", UNIT_PRICE),
             ("LIST_AMOUNT", LIST_AMOUNT),
             ("CURRENCY", CURRENCY),

@@ -287,6 +287,27 @@ fn arithmetic_errors_are_found_and_discounts_are_not() {
     });
 }
 
+// A tenfold and a hundredfold overcharge on plain hourly units are errors:
+// line 2: 20 x 1.80 = 36.00, billed 360.00; line 3: 5 x 2.00 = 10.00, billed
+// 1000.00. Declared blocks are not: line 4: 1,500,000 x 0.40 = 600,000.00 =
+// 0.60 x 1,000,000 (`per 1M requests`); line 5: 30,000 x 0.05 = 1,500.00 =
+// 0.15 x 10,000 (unit `10K`). compute 360.00 + 1000.00 = 1360.00; storage
+// 0.60 + 0.15 = 0.75; total 1360.75.
+#[test]
+fn power_of_ten_overcharges_fire_unless_a_block_is_declared() {
+    check(&Expect {
+        file: "csv/tenfold-overcharge.csv",
+        currency: Some("USD"),
+        line_items: 4,
+        skipped_rows: 0,
+        totals: ["1360.00", "0.75", "0", "0", "0", "0", "0", "0"],
+        total: "1360.75",
+        hidden_share: Some("0.000000"),
+        findings: &[("line-arithmetic", Some(2)), ("line-arithmetic", Some(3))],
+        passed: false,
+    });
+}
+
 // `-`, `N/A`, `NULL` are missing (never zero); `O.50` is unparsable; a blank
 // row; a `Total` row is the stated total (8.50), checked against the lines.
 #[test]

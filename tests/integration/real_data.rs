@@ -180,6 +180,24 @@ fn azure_ea_sample() {
     );
 }
 
+// The FOCUS sample's Azure storage-operation rows have PricingQuantity x
+// ListUnitPrice = 1/10,000 of ListCost (0.00000003 x 0.05 = 0.0000000015
+// against 0.000015) while PricingUnit says only `Units`: nothing declares
+// the 10K block, so they are reported, not excused. Counted independently
+// with Python `decimal` over the file (rows where ListCost / (PricingQuantity
+// x ListUnitPrice), or its inverse, is 10^1..10^9): 31 rows.
+#[test]
+fn undeclared_block_prices_in_the_focus_sample_are_reported() {
+    let Some(dir) = real_data() else { return };
+    let b = audit_one(&dir.join("focus/focus_sample.csv"));
+    let products = b
+        .findings
+        .iter()
+        .filter(|f| f.code == "line-arithmetic" && !f.message.contains("above the list amount"))
+        .count();
+    assert_eq!(products, 31, "{:?}", b.findings);
+}
+
 #[test]
 fn azure_pay_as_you_go_headers() {
     check(

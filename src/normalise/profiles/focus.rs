@@ -38,9 +38,9 @@ pub const FOCUS: Spec = Spec {
         (Role::Amount, &["BilledCost"]),
         (Role::Quantity, &["PricingQuantity"]),
         (Role::Unit, &["PricingUnit"]),
-        // `ListUnitPrice` is per pricing unit; where a provider's unit is a
-        // block (`10K`, `1M`) the product is off by exactly a power of ten,
-        // which line-arithmetic recognises and does not report.
+        // `ListUnitPrice` is per pricing unit; where the `PricingUnit`
+        // declares a block (`10K`, `1M`) the product is off by exactly that
+        // block, which line-arithmetic recognises and does not report.
         (Role::UnitPrice, &["ListUnitPrice"]),
         (Role::ListAmount, &["ListCost"]),
         (Role::Currency, &["BillingCurrency"]),

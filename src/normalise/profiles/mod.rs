@@ -107,6 +107,7 @@ impl Spec {
             tag_prefixes: ns(self.tag_prefixes),
             display,
             date_formats: Vec::new(),
+            date_order: None,
             skip_rows: 0,
         }
     }
