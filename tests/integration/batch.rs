@@ -12,14 +12,6 @@ const PAIR: [&str; 3] = [
     "fixtures/csv/placeholders-and-totals.csv",
 ];
 
-fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_billaudit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn sarif_is_valid_and_locates_findings() {
     let mut args = vec!["audit", "--format", "sarif"];

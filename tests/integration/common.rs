@@ -42,6 +42,15 @@ pub fn run(args: &[&str]) -> Output {
         .expect("run billaudit")
 }
 
+/// Runs the binary with `args` from `dir` (where billaudit.toml is looked up).
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_billaudit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run billaudit")
+}
+
 pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
     use std::io::Write;
     use std::process::Stdio;

@@ -2,22 +2,11 @@
 //! the price book, billing rounding, accepted findings, `init`, `rules`,
 //! `lines`, and every config error message (snapshots).
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-use crate::common::{audit_json, codes, root, run, stderr, stdout};
+use crate::common::{audit_json, codes, root, run, run_in, stderr, stdout};
 
 const WOLKEN: &str = "tests/data/config/wolkengpu/abrechnung-2025-10.csv";
 const WOLKEN_PROFILE: &str = "tests/data/config/wolkengpu/profile-only.toml";
 const WOLKEN_CONFIG: &str = "tests/data/config/wolkengpu/billaudit.toml";
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_billaudit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run billaudit")
-}
 
 /// Step 0: without a config, the generic profile reads the German columns
 /// (`Datum`, `Leistung`, `Menge`, `Einzelpreis`, `Betrag (EUR)`, ...: the

@@ -314,6 +314,23 @@ fn edge_csv(body: &str) -> String {
 }
 
 /// Python with DuckDB, or (outside CI) a skip.
+/// `tests/sql/run_sql.py` on DuckDB: each `file:profile` audited natively
+/// and through `billaudit sql`, compared exactly.
+fn run_sql_duckdb(files: &[String]) -> std::process::Output {
+    Command::new("python3")
+        .arg(root().join("tests/sql/run_sql.py"))
+        .args([
+            "--engine",
+            "duckdb",
+            "--billaudit",
+            env!("CARGO_BIN_EXE_billaudit"),
+        ])
+        .args(files)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
 fn duckdb_available() -> bool {
     let ok = Command::new("python3")
         .args(["-c", "import duckdb"])
@@ -362,18 +379,7 @@ fn duckdb_sql_equals_audit_on_generated_focus_bills() {
         let (rows, usage_type) = strategy.new_tree(&mut runner).unwrap().current();
         write(&format!("gen-{i:02}"), focus_csv(&rows, usage_type));
     }
-    let out = Command::new("python3")
-        .arg(root().join("tests/sql/run_sql.py"))
-        .args([
-            "--engine",
-            "duckdb",
-            "--billaudit",
-            env!("CARGO_BIN_EXE_billaudit"),
-        ])
-        .args(&files)
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let out = run_sql_duckdb(&files);
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -450,18 +456,7 @@ fn duckdb_sql_refuses_costs_finer_than_its_scale() {
         ),
     )
     .unwrap();
-    let out = Command::new("python3")
-        .arg(root().join("tests/sql/run_sql.py"))
-        .args([
-            "--engine",
-            "duckdb",
-            "--billaudit",
-            env!("CARGO_BIN_EXE_billaudit"),
-        ])
-        .arg(format!("{}:focus", p.display()))
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let out = run_sql_duckdb(&[format!("{}:focus", p.display())]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{text}");
     assert!(
@@ -478,18 +473,7 @@ fn duckdb_sql_refuses_costs_finer_than_its_scale() {
         ),
     )
     .unwrap();
-    let out = Command::new("python3")
-        .arg(root().join("tests/sql/run_sql.py"))
-        .args([
-            "--engine",
-            "duckdb",
-            "--billaudit",
-            env!("CARGO_BIN_EXE_billaudit"),
-        ])
-        .arg(format!("{}:focus", p.display()))
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let out = run_sql_duckdb(&[format!("{}:focus", p.display())]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("total 1.00000000000000000001"), "{text}");

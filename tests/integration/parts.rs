@@ -2,18 +2,7 @@
 //! bill (docs/formats.md, "Split parts"), and findings on a merged bill
 //! located in the part their line comes from, in every report format.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-use crate::common::{stderr, stdout};
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_billaudit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run billaudit")
-}
+use crate::common::{run_in, stderr, stdout};
 
 const HEADER: &str = "Description,Quantity,Unit Price,Amount,Currency\n";
 
