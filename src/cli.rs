@@ -499,7 +499,7 @@ fn reprice(r: RepriceArgs) -> u8 {
     let book = match book {
         Ok(b) => b,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+            error_line(&e);
             return EXIT_INPUT;
         }
     };
@@ -535,7 +535,7 @@ fn cost_basis(c: CostArg) -> CostBasis {
 fn sql(a: SqlArgs) -> u8 {
     use billaudit::sql::{Dialect, Grain, SqlOptions, generate, read_header};
     let err = |m: String| {
-        let _ = writeln!(io::stderr(), "billaudit: error: {m}");
+        error_line(&m);
         EXIT_INPUT
     };
     let cfg = match load_config(a.config.as_ref()) {
@@ -580,6 +580,14 @@ fn sql(a: SqlArgs) -> u8 {
     }
 }
 
+/// `billaudit: error: ...` on stderr. Errors quote paths and bill text, so
+/// control characters are shown escaped (`\u{1b}`), as in the human report;
+/// the message's own line feeds (snippets) are kept.
+fn error_line(e: &dyn std::fmt::Display) {
+    let text = billaudit::report::term_report(e.to_string());
+    let _ = writeln!(io::stderr(), "billaudit: error: {text}");
+}
+
 fn init(i: InitArgs) -> u8 {
     if i.path.exists() && !i.force {
         let _ = writeln!(
@@ -599,7 +607,7 @@ fn init(i: InitArgs) -> u8 {
             EXIT_OK
         }
         Err(e) => {
-            let _ = writeln!(io::stderr(), "billaudit: error: {}: {e}", i.path.display());
+            error_line(&format_args!("{}: {e}", i.path.display()));
             EXIT_INPUT
         }
     }
@@ -715,7 +723,7 @@ fn lines(l: LinesArgs) -> u8 {
             g.flush();
         }
         if let Err(e) = result {
-            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+            error_line(&e);
             failed = true;
         }
     }
@@ -787,7 +795,7 @@ fn load_config(path: Option<&PathBuf>) -> Result<Option<Config>, u8> {
     match config::load(&found) {
         Ok(c) => Ok(Some(c)),
         Err(e) => {
-            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+            error_line(&e);
             Err(EXIT_INPUT)
         }
     }
@@ -805,7 +813,7 @@ fn configured(
     match Options::configured(cfg.as_ref(), profile.map(String::as_str)) {
         Ok(o) => Ok((cfg, o)),
         Err(e) => {
-            let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+            error_line(&e);
             Err(EXIT_INPUT)
         }
     }
@@ -928,9 +936,8 @@ impl Out {
 }
 
 fn print_errors(report: &billaudit::Report) {
-    let mut stderr = io::stderr();
     for e in &report.errors {
-        let _ = writeln!(stderr, "billaudit: error: {e}");
+        error_line(&e);
     }
 }
 
@@ -943,7 +950,7 @@ fn audit(a: AuditArgs) -> u8 {
         Some(path) => match load_baseline(path) {
             Ok(b) => Some(b),
             Err(e) => {
-                let _ = writeln!(io::stderr(), "billaudit: error: {e}");
+                error_line(&e);
                 return EXIT_INPUT;
             }
         },

@@ -76,3 +76,18 @@ fn machine_formats_keep_the_text_as_written() {
     let out = run(&["lines", "--format", "csv", bill.as_str()]);
     assert!(out.stdout.contains(&0x1b), "CSV keeps the cell as written");
 }
+
+/// Error messages on stderr name the file, and the name is the user's or the
+/// archive's: an ESC sequence in it is shown escaped there too.
+#[test]
+fn error_messages_escape_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bill\x1b[2J.csv");
+    // Not a bill: no header, no invoice item (exit 2, an error naming the file).
+    std::fs::write(&path, "hello\nworld\n").unwrap();
+    let out = run(&["audit", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bill\\u{1b}[2J.csv"), "{err}");
+    assert_eq!(controls(&out.stderr), Vec::<u8>::new(), "{err}");
+}
