@@ -1136,6 +1136,17 @@ fn audit_invoice(
     }
     let header_currency = invoice.currency.is_some();
     let mut bills = Bills::new(path, text::FORMAT, invoice.currency(), &opts.policy);
+    // As for a CSV row: the user's rules first (bound as for a file read with
+    // the profile `text-invoice` whose one column is the description), then
+    // the built-in classifier.
+    let names = [text_description_column()];
+    let user = opts.user_rules.bind(path, text::FORMAT, &names);
+    let classify = |item: &mut LineItem| {
+        let rec = ByteRecord::from(vec![item.description.as_str()]);
+        if user.is_empty() || !user.classify(&rec, item) {
+            opts.classifier.classify(item);
+        }
+    };
     for line in &invoice.lines {
         if let (Some(byte), LineKind::Item(_) | LineKind::Summary(_)) =
             (bad_utf8.get(&line.line), &line.kind)
@@ -1157,13 +1168,13 @@ fn audit_invoice(
         match &line.kind {
             LineKind::Item(t) => {
                 let mut item = t.to_line_item(header_currency, invoice);
-                opts.classifier.classify(&mut item);
+                classify(&mut item);
                 seen(opts, path, &item);
                 bills.add_item(&item);
             }
             LineKind::Summary(s) => match s.to_line_item(header_currency) {
                 Some(mut item) => {
-                    opts.classifier.classify(&mut item);
+                    classify(&mut item);
                     seen(opts, path, &item);
                     bills.add_item(&item);
                 }
@@ -1194,6 +1205,12 @@ fn audit_invoice(
         }
     }
     bills.finish(path)
+}
+
+/// The one column a text invoice line offers to a user rule's `column`:
+/// its description (`column = "Description"`).
+fn text_description_column() -> String {
+    crate::classify::user::UserRule::column_key("Description")
 }
 
 fn shorten(s: &str) -> String {
