@@ -357,6 +357,7 @@ pub fn audit_bytes(name: &str, bytes: &[u8], opts: &Options) -> Result<Vec<Bill>
 fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec<Bill>> {
     let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
     let as_text = match opts.input {
+        _ if opened.pdf => true,
         InputKind::Text => true,
         InputKind::Csv => false,
         InputKind::Auto => !csv_header_in(&opened.prefix_text, delimiter, opts),
@@ -387,7 +388,13 @@ fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec
         if invoice.items().next().is_none() && opts.input == InputKind::Auto && prefix_looks_csv {
             return Err(no_header(display, HEADER_SEARCH_ROWS, opts));
         }
-        return audit_invoice(display, &invoice, &bad_lines, opts);
+        let mut bills = audit_invoice(display, &invoice, &bad_lines, opts)?;
+        if opened.pdf {
+            for b in &mut bills {
+                b.notes.push(ingest::pdf::NOTE.to_string());
+            }
+        }
+        return Ok(bills);
     }
     let mut run = Run::new(display, opts);
     run.feed(display, opened)?;

@@ -19,6 +19,7 @@ mod html;
 mod oracles;
 mod parallel;
 mod parts;
+mod pdf_invoices;
 mod props;
 mod real_data;
 mod real_files;
