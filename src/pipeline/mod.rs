@@ -1189,6 +1189,12 @@ fn audit_invoice(
                     bills.add_skip(SkipReason::Summary, None);
                     let stated = Some((s.line, s.amount.value));
                     let bill = bills.for_currency(&s.currency(header_currency));
+                    bill.stated_figures
+                        .push(crate::audit::parse_double_counted::Stated {
+                            line: s.line,
+                            amount: s.amount.value,
+                            total: s.kind == SummaryKind::Total,
+                        });
                     // The last subtotal and total stated are the ones checked.
                     if s.kind == SummaryKind::Subtotal {
                         bill.stated_subtotal = stated;

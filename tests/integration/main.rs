@@ -23,6 +23,7 @@ mod pdf_invoices;
 mod props;
 mod real_data;
 mod real_files;
+mod reconcile;
 mod reprice;
 mod scale;
 mod sql;
