@@ -20,6 +20,7 @@ pub mod line_arithmetic;
 pub mod missing_amount;
 pub mod mixed_currency;
 pub mod monthly;
+pub mod parse_double_counted;
 pub mod rate_above_reference;
 pub mod replica_redundancy;
 pub mod replica_share;
@@ -69,6 +70,7 @@ pub const CHECKS: &[CheckInfo] = &[
     line_arithmetic::INFO,
     subtotal_mismatch::INFO,
     total_mismatch::INFO,
+    parse_double_counted::INFO,
     unparsable_value::INFO,
     unparsed_line::INFO,
     missing_amount::INFO,
@@ -432,6 +434,9 @@ pub struct BillBuilder<'p> {
     pub totals: Totals,
     pub stated_total: Option<(u64, Decimal)>,
     pub stated_subtotal: Option<(u64, Decimal)>,
+    /// Every subtotal and total a text invoice states, in line order, for
+    /// `parse-double-counted` (empty for CSV exports).
+    pub stated_figures: Vec<parse_double_counted::Stated>,
     /// Set when a sum no longer fits a Decimal; the bill is then refused.
     pub overflow_at: Option<u64>,
     unclassified: unclassified_items::Tally,
@@ -456,6 +461,7 @@ impl<'p> BillBuilder<'p> {
             totals: Totals::default(),
             stated_total: None,
             stated_subtotal: None,
+            stated_figures: Vec::new(),
             overflow_at: None,
             unclassified: unclassified_items::Tally::default(),
             top_hidden: TopHidden::default(),
@@ -547,6 +553,13 @@ impl<'p> BillBuilder<'p> {
             currency.as_deref(),
             &mut self.sink,
         );
+        parse_double_counted::check(
+            &self.stated_figures,
+            subtotal,
+            total,
+            currency.as_deref(),
+            &mut self.sink,
+        );
         // Each kept item names the file of its line (a part of a merged bill).
         let hidden_items = self.top_hidden.seen;
         let top_hidden: Vec<HiddenItem> = std::mem::take(&mut self.top_hidden)
@@ -585,6 +598,18 @@ impl<'p> BillBuilder<'p> {
             notes: Vec::new(),
         }
     }
+}
+
+/// How far a computed figure may be from a stated one: half a unit of the
+/// stated figure's last decimal (0.005 for `1230.00`).
+pub fn tolerance(stated: Decimal) -> Decimal {
+    crate::normalise::number::half_unit(stated)
+}
+
+/// Whether a computed figure agrees with a stated one, within [`tolerance`].
+pub fn agrees(stated: Decimal, computed: Decimal) -> bool {
+    // Saturated only when the two are ~1e28 apart: a disagreement either way.
+    stated.saturating_sub(computed).abs() <= tolerance(stated)
 }
 
 /// Formats a fraction as a percentage with two decimals: `0.0512` -> `5.12%`.

@@ -2,7 +2,6 @@ use rust_decimal::Decimal;
 
 use super::{CheckInfo, Figures, Sink, money};
 use crate::model::Severity;
-use crate::normalise::number::half_unit;
 
 pub const INFO: CheckInfo = CheckInfo {
     code: "subtotal-mismatch",
@@ -25,7 +24,7 @@ pub fn check(
     let items = f.subtotal;
     // Saturated only when the two are ~1e28 apart: a mismatch either way.
     let diff = stated.saturating_sub(items);
-    if diff.abs() > half_unit(stated) {
+    if !super::agrees(stated, items) {
         sink.emit(
             &INFO,
             Some(line),

@@ -2,7 +2,6 @@ use rust_decimal::Decimal;
 
 use super::{CheckInfo, Figures, Sink, money};
 use crate::model::{Category, Severity};
-use crate::normalise::number::half_unit;
 
 pub const INFO: CheckInfo = CheckInfo {
     code: "total-mismatch",
@@ -25,7 +24,7 @@ pub fn check(
     };
     // Saturated only when the two are ~1e28 apart: a mismatch either way.
     let diff = stated.saturating_sub(total);
-    if diff.abs() > half_unit(stated) {
+    if !super::agrees(stated, total) {
         let tax = f.totals.get(Category::Tax);
         let credit = f.totals.get(Category::Credit);
         sink.emit(

@@ -5,6 +5,7 @@ pub mod archive;
 pub mod chunks;
 pub mod csv;
 pub mod decode;
+pub mod pdf;
 pub mod text;
 
 use std::collections::HashSet;
@@ -52,7 +53,7 @@ impl Source {
 }
 
 /// File endings that a directory walk picks up as bills.
-pub const BILL_EXTENSIONS: &[&str] = &["csv", "tsv", "txt", "csv.gz", "tsv.gz", "zip"];
+pub const BILL_EXTENSIONS: &[&str] = &["csv", "tsv", "txt", "pdf", "csv.gz", "tsv.gz", "zip"];
 
 fn is_bill_file(path: &Path) -> bool {
     let name = path
@@ -174,6 +175,9 @@ pub struct Opened<'a> {
     pub seekable: Option<(std::path::PathBuf, u64)>,
     /// The content was gzip-compressed.
     pub gzipped: bool,
+    /// The content is the text extracted from a PDF ([`pdf`]): it is read
+    /// as a text invoice.
+    pub pdf: bool,
 }
 
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
@@ -194,6 +198,13 @@ pub fn open_limited(
     forced: Option<TextEncoding>,
     limit: Option<u64>,
 ) -> Result<Opened<'static>> {
+    if let Origin::File(p) = &source.origin {
+        if pdf::is_pdf_file(p) {
+            // The extractor reads the file by its path.
+            let text = pdf::extract(&source.display, pdf::Input::File(p))?;
+            return from_pdf_text(&source.display, text, limit);
+        }
+    }
     let mut raw: Box<dyn Read + Send> = match &source.origin {
         Origin::File(p) => Box::new(File::open(p).map_err(|e| Error::io(p, e))?),
         Origin::Stdin => Box::new(io::stdin()),
@@ -361,6 +372,24 @@ pub fn open_reader_limited<'a>(
         let gz: Box<dyn Read + 'a> = Box::new(flate2::read::MultiGzDecoder::new(whole));
         (prefix, raw) = read_prefix(display, gz)?;
     }
+    if pdf::is_pdf(&prefix) {
+        // No file to name: the PDF's bytes are piped to the extractor.
+        let mut bytes = prefix;
+        raw.take(pdf::MAX_PDF_BYTES.saturating_sub(bytes.len() as u64) + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io(Path::new(display), e))?;
+        if bytes.len() as u64 > pdf::MAX_PDF_BYTES {
+            return Err(Error::input(
+                display,
+                format!(
+                    "this PDF is larger than {} MiB: too large to be an invoice read from a stream; pass it as a file",
+                    pdf::MAX_PDF_BYTES / (1024 * 1024)
+                ),
+            ));
+        }
+        let text = pdf::extract(display, pdf::Input::Bytes(bytes))?;
+        return from_pdf_text(display, text, limit);
+    }
     if let Some(limit) = limit {
         if prefix.len() as u64 > limit {
             return Err(Error::input(display, InputTooLarge { limit }.to_string()));
@@ -411,7 +440,20 @@ pub fn open_reader_limited<'a>(
         reader,
         seekable: None,
         gzipped,
+        pdf: false,
     })
+}
+
+/// The text extracted from a PDF, opened as UTF-8 content.
+fn from_pdf_text<'a>(display: &str, text: String, limit: Option<u64>) -> Result<Opened<'a>> {
+    let mut opened = open_reader_limited(
+        display,
+        Box::new(Cursor::new(text.into_bytes())),
+        Some(TextEncoding::Utf8),
+        limit,
+    )?;
+    opened.pdf = true;
+    Ok(opened)
 }
 
 /// Text with a few NUL bytes in it (a damaged or hand-edited export) is

@@ -357,6 +357,7 @@ pub fn audit_bytes(name: &str, bytes: &[u8], opts: &Options) -> Result<Vec<Bill>
 fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec<Bill>> {
     let delimiter = ingest::csv::sniff_delimiter(&opened.prefix_text);
     let as_text = match opts.input {
+        _ if opened.pdf => true,
         InputKind::Text => true,
         InputKind::Csv => false,
         InputKind::Auto => !csv_header_in(&opened.prefix_text, delimiter, opts),
@@ -387,7 +388,13 @@ fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) -> Result<Vec
         if invoice.items().next().is_none() && opts.input == InputKind::Auto && prefix_looks_csv {
             return Err(no_header(display, HEADER_SEARCH_ROWS, opts));
         }
-        return audit_invoice(display, &invoice, &bad_lines, opts);
+        let mut bills = audit_invoice(display, &invoice, &bad_lines, opts)?;
+        if opened.pdf {
+            for b in &mut bills {
+                b.notes.push(ingest::pdf::NOTE.to_string());
+            }
+        }
+        return Ok(bills);
     }
     let mut run = Run::new(display, opts);
     run.feed(display, opened)?;
@@ -1136,6 +1143,17 @@ fn audit_invoice(
     }
     let header_currency = invoice.currency.is_some();
     let mut bills = Bills::new(path, text::FORMAT, invoice.currency(), &opts.policy);
+    // As for a CSV row: the user's rules first (bound as for a file read with
+    // the profile `text-invoice` whose one column is the description), then
+    // the built-in classifier.
+    let names = [text_description_column()];
+    let user = opts.user_rules.bind(path, text::FORMAT, &names);
+    let classify = |item: &mut LineItem| {
+        let rec = ByteRecord::from(vec![item.description.as_str()]);
+        if user.is_empty() || !user.classify(&rec, item) {
+            opts.classifier.classify(item);
+        }
+    };
     for line in &invoice.lines {
         if let (Some(byte), LineKind::Item(_) | LineKind::Summary(_)) =
             (bad_utf8.get(&line.line), &line.kind)
@@ -1157,13 +1175,13 @@ fn audit_invoice(
         match &line.kind {
             LineKind::Item(t) => {
                 let mut item = t.to_line_item(header_currency, invoice);
-                opts.classifier.classify(&mut item);
+                classify(&mut item);
                 seen(opts, path, &item);
                 bills.add_item(&item);
             }
             LineKind::Summary(s) => match s.to_line_item(header_currency) {
                 Some(mut item) => {
-                    opts.classifier.classify(&mut item);
+                    classify(&mut item);
                     seen(opts, path, &item);
                     bills.add_item(&item);
                 }
@@ -1171,6 +1189,12 @@ fn audit_invoice(
                     bills.add_skip(SkipReason::Summary, None);
                     let stated = Some((s.line, s.amount.value));
                     let bill = bills.for_currency(&s.currency(header_currency));
+                    bill.stated_figures
+                        .push(crate::audit::parse_double_counted::Stated {
+                            line: s.line,
+                            amount: s.amount.value,
+                            total: s.kind == SummaryKind::Total,
+                        });
                     // The last subtotal and total stated are the ones checked.
                     if s.kind == SummaryKind::Subtotal {
                         bill.stated_subtotal = stated;
@@ -1194,6 +1218,12 @@ fn audit_invoice(
         }
     }
     bills.finish(path)
+}
+
+/// The one column a text invoice line offers to a user rule's `column`:
+/// its description (`column = "Description"`).
+fn text_description_column() -> String {
+    crate::classify::user::UserRule::column_key("Description")
 }
 
 fn shorten(s: &str) -> String {

@@ -230,14 +230,23 @@ fn render_bill(out: &mut String, b: &Bill) {
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    for (label, stated) in [
-        ("stated subtotal", b.stated_subtotal),
-        ("stated total", b.stated_total),
+    for (label, stated, computed) in [
+        ("stated subtotal", b.stated_subtotal, b.subtotal),
+        ("stated total", b.stated_total, b.total),
     ] {
         if let Some(st) = stated {
+            // Said either way: a stated figure shown bare reads as agreement.
+            let verdict = if crate::audit::agrees(st, computed) {
+                "agrees with the lines".to_string()
+            } else {
+                format!(
+                    "differs from the lines by {}",
+                    dec(st.saturating_sub(computed))
+                )
+            };
             let _ = writeln!(
                 out,
-                "  {}  {}",
+                "  {}  {}  {verdict}",
                 pad_right(label, 16),
                 pad_left(&dec(st), w_amount)
             );

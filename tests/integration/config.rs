@@ -723,3 +723,53 @@ fn user_rule_scoped_to_a_path_applies_to_that_part_of_a_merged_bill() {
     assert_eq!(rule_lines.len(), 1, "{text}");
     assert!(rule_lines[0].starts_with("bill_2.csv,3,"), "{text}");
 }
+
+/// User rules classify the lines of a text invoice as they classify CSV
+/// rows: first, before the built-in rules (the defect: only the built-in
+/// classifier ran on text invoices, so `Sicherungskopie` stayed storage).
+#[test]
+fn user_rules_classify_text_invoice_lines() {
+    let dir = root().join("tests/data/config/text-rule");
+    // billaudit.toml is found in the working directory.
+    let out = run_in(&dir, &["audit", "--format", "json", "rechnung-2025-10.txt"]);
+    let r: billaudit::report::json::JsonReport = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
+    let b = &r.bills[0];
+    assert_eq!(b.format, "text-invoice");
+    // compute 15.00 (line 7); storage 40.00 (line 9, built-in);
+    // storage_replica 10.00 (line 8, the user rule; built-in says storage).
+    assert_eq!(b.totals.compute, "15.00");
+    assert_eq!(b.totals.storage, "40.00");
+    assert_eq!(b.totals.storage_replica, "10.00");
+    // 15.00 + 10.00 + 40.00 = 65.00; hidden 10.00 / 65.00 = 0.1538461... -> 0.153846.
+    assert_eq!(b.subtotal, "65.00");
+    assert_eq!(b.hidden, "10.00");
+    assert_eq!(b.hidden_share.as_deref(), Some("0.153846"));
+    assert!(codes(b).contains(&"hidden-fee-share".to_string()));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = run_in(&dir, &["lines", "--format", "csv", "rechnung-2025-10.txt"]);
+    let text = stdout(&out);
+    let rules: Vec<(&str, &str)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            let line = cells[1];
+            let rule = cells
+                .iter()
+                .find(|c| c.starts_with("user:") || c.starts_with("builtin:"));
+            (line, *rule.unwrap_or(&""))
+        })
+        .collect();
+    // Line 7 by the `column = "Description"` rule, line 8 by the keyword
+    // rule, line 9 by the built-in rules.
+    assert_eq!(
+        rules,
+        [
+            ("7", "user:gpu-stunden"),
+            ("8", "user:sicherungskopie"),
+            ("9", "builtin:storage")
+        ],
+        "{text}"
+    );
+}

@@ -1,0 +1,251 @@
+//! Reconciliation as the safety net of the text-invoice reader: items that
+//! add up to a whole multiple of a stated total, or to the sum of several
+//! stated totals, were read more than once.
+
+use rust_decimal::Decimal;
+
+use super::{CheckInfo, Sink, agrees, money};
+use crate::model::Severity;
+
+/// One subtotal or total a text invoice states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stated {
+    pub line: u64,
+    pub amount: Decimal,
+    /// A total (`Total`, `Amount due`), not a subtotal: only totals are
+    /// added together (section subtotals legitimately add up to the items).
+    pub total: bool,
+}
+
+pub const INFO: CheckInfo = CheckInfo {
+    code: "parse-double-counted",
+    default_severity: Severity::Error,
+    summary: "a text invoice's items add up to a multiple of a stated total, or to several stated totals together: lines were read twice",
+    what: "Compares the items of a text invoice (the sum of the item lines, and that sum with tax and credits) with every subtotal and total the invoice states, on every line, not only the last one. When no stated figure agrees with the items, but the items add up to a whole multiple of one of them (2x to 10x), or to the sum of two or more stated totals (not subtotals: per-section subtotals add up to the items by design), fires on the line of that stated figure. Agreement is within half a unit of the stated figure's last decimal, times the multiple. Silent when any stated figure agrees with the items (an invoice with per-section subtotals and a grand total that matches is fine), and on CSV exports.",
+    why: "An invoice whose layout the reader does not know can restate a charge: a service line followed by an indented `Charges` line with the same amount, a summary page and a detail page listing the same services. Each restatement is then counted as another charge, and every figure of the audit (the shares, the hidden fees) is wrong. `total-mismatch` says the totals differ; this check says why: the parse, not the vendor, is wrong, and the audit of this invoice must not be trusted until it is read correctly.",
+    example: "the items add up to 3,091.00 and the invoice states `Total 1,545.50`: exactly 2 times the stated total, so each charge was probably read twice.",
+};
+
+/// At most this multiple of a stated figure is recognised.
+pub const MAX_MULTIPLE: u32 = 10;
+
+/// Sums of stated figures are tried over at most this many of them (the
+/// first ones, by line): 2^12 subsets.
+pub const MAX_STATED: usize = 12;
+
+/// `stated`: every subtotal and total the invoice states, in line order.
+/// The items: their sum (`subtotal`), and with tax and credits (`total`).
+pub fn check(
+    stated: &[Stated],
+    subtotal: Decimal,
+    total: Decimal,
+    currency: Option<&str>,
+    sink: &mut Sink<'_>,
+) {
+    let stated: Vec<Stated> = stated
+        .iter()
+        .copied()
+        .filter(|s| s.amount > Decimal::ZERO)
+        .collect();
+    if stated.is_empty() {
+        return;
+    }
+    let computed = [
+        (subtotal, "the item lines"),
+        (total, "the items with tax and credits"),
+    ];
+    if stated
+        .iter()
+        .any(|s| computed.iter().any(|(c, _)| agrees(s.amount, *c)))
+    {
+        return;
+    }
+    // A whole multiple of one stated figure.
+    for (sum, what) in computed {
+        if sum <= Decimal::ZERO {
+            continue;
+        }
+        for Stated {
+            line, amount: s, ..
+        } in &stated
+        {
+            for k in 2..=MAX_MULTIPLE {
+                let Some(times) = s.checked_mul(Decimal::from(k)) else {
+                    break;
+                };
+                let tolerance = super::tolerance(*s) * Decimal::from(k);
+                if (sum - times).abs() <= tolerance {
+                    sink.emit(
+                        &INFO,
+                        Some(*line),
+                        format!(
+                            "{what} add up to {}, exactly {k} times the stated figure {} on this line: each charge was probably read {k} times (a line restated by a sub-line, or a summary and a detail listing the same charges); the figures of this bill are not to be trusted",
+                            money(sum, currency),
+                            money(*s, currency)
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+    // The sum of two or more stated totals.
+    let first: Vec<(u64, Decimal)> = stated
+        .iter()
+        .filter(|s| s.total)
+        .map(|s| (s.line, s.amount))
+        .take(MAX_STATED)
+        .collect();
+    for (sum, what) in computed {
+        if sum <= Decimal::ZERO {
+            continue;
+        }
+        for mask in 1u32..(1u32 << first.len()) {
+            if mask.count_ones() < 2 {
+                continue;
+            }
+            let parts: Vec<(u64, Decimal)> = first
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, p)| *p)
+                .collect();
+            let Some(together) = parts
+                .iter()
+                .try_fold(Decimal::ZERO, |acc, (_, d)| acc.checked_add(*d))
+            else {
+                continue;
+            };
+            let tolerance: Decimal = parts.iter().map(|(_, d)| super::tolerance(*d)).sum();
+            if (sum - together).abs() <= tolerance {
+                let named: Vec<String> = parts
+                    .iter()
+                    .map(|(l, d)| format!("{d} (line {l})"))
+                    .collect();
+                sink.emit(
+                    &INFO,
+                    Some(parts[0].0),
+                    format!(
+                        "{what} add up to {}, the sum of the stated totals {}: charges were probably read once per total that states them; the figures of this bill are not to be trusted",
+                        money(sum, currency),
+                        named.join(" + ")
+                    ),
+                );
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Policy;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
+    }
+
+    /// `(line, amount, is a total)`.
+    fn run(
+        stated: &[(u64, &str, bool)],
+        subtotal: &str,
+        total: &str,
+    ) -> Vec<(Option<u64>, String)> {
+        let policy = Policy::default();
+        let mut sink = Sink::new("inv.txt", &policy);
+        let stated: Vec<Stated> = stated
+            .iter()
+            .map(|(line, s, total)| Stated {
+                line: *line,
+                amount: d(s),
+                total: *total,
+            })
+            .collect();
+        check(&stated, d(subtotal), d(total), Some("USD"), &mut sink);
+        sink.finish()
+            .into_iter()
+            .map(|f| (f.line, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_whole_multiple_of_a_stated_total_is_reported() {
+        // 1,200.00 + 300.00 + 45.50 = 1,545.50, each read twice: 3,091.00 = 2 x 1,545.50.
+        let f = run(&[(15, "1545.50", true)], "3091.00", "3091.00");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, Some(15));
+        assert!(
+            f[0].1
+                .contains("exactly 2 times the stated figure 1545.50 USD"),
+            "{f:?}"
+        );
+        // Three times: 3 x 10.00 = 30.00, off by 0.01 (within 3 x 0.005 = 0.015).
+        let f = run(&[(9, "10.00", false)], "30.01", "30.01");
+        assert!(f[0].1.contains("exactly 3 times"), "{f:?}");
+        // Off by 0.02 > 0.015: not a multiple.
+        assert!(run(&[(9, "10.00", false)], "30.02", "30.02").is_empty());
+        // 11 x is beyond MAX_MULTIPLE.
+        assert!(run(&[(9, "10.00", false)], "110.00", "110.00").is_empty());
+    }
+
+    #[test]
+    fn the_sum_of_several_stated_totals_is_reported() {
+        // A summary page states `Total 100.00` (line 20) for October and a
+        // second invoice page `Total 70.00` (line 40) for a credit note's
+        // re-bill; the items are read from both detail pages and the summary:
+        // 100.00 + 70.00 = 170.00, neither total agreeing, no multiple of either
+        // (170.00 / 100.00 = 1.7, 170.00 / 70.00 = 2.43).
+        let f = run(
+            &[(20, "100.00", true), (40, "70.00", true)],
+            "170.00",
+            "170.00",
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, Some(20));
+        assert!(
+            f[0].1.contains("100.00 (line 20) + 70.00 (line 40)"),
+            "{f:?}"
+        );
+        // Subtotals (sections) adding up to the items are not a wrong parse.
+        assert!(
+            run(
+                &[(20, "100.00", false), (40, "70.00", false)],
+                "170.00",
+                "170.00"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn silent_when_a_stated_figure_agrees_or_nothing_is_stated() {
+        // Section subtotals 50.00 + 50.00 and a grand total 100.00 that agrees.
+        assert!(
+            run(
+                &[
+                    (5, "50.00", false),
+                    (9, "50.00", false),
+                    (12, "100.00", true)
+                ],
+                "100.00",
+                "100.00"
+            )
+            .is_empty()
+        );
+        // Subtotal agrees, total (with tax) agrees.
+        assert!(
+            run(
+                &[(5, "100.00", false), (7, "120.00", true)],
+                "100.00",
+                "120.00"
+            )
+            .is_empty()
+        );
+        assert!(run(&[], "200.00", "200.00").is_empty());
+        // An amount due of zero is not a figure to multiply.
+        assert!(run(&[(5, "0.00", true)], "200.00", "200.00").is_empty());
+        // Items that merely differ: total-mismatch's business, not this check's.
+        assert!(run(&[(5, "100.00", true)], "130.00", "130.00").is_empty());
+    }
+}
