@@ -37,6 +37,7 @@ pub const SUBTOTAL: &[&str] = &[
     "total before tax",
     "total excluding tax",
     "total excl. tax",
+    "total net",
     // Chinese
     "小计",
     "小计金额",
@@ -49,10 +50,12 @@ pub const SUBTOTAL: &[&str] = &[
     "sous-total",
     "sous total",
     "total ht",
-    // Japanese
+    // Japanese (`10%対象（税抜）`: the amount subject to 10% tax, before it)
     "小計",
+    "対象",
     // Dutch (Spanish `subtotal` is the English word)
     "subtotaal",
+    "totaal exclusief btw",
 ];
 
 /// Tax labels, by language.
@@ -124,12 +127,9 @@ pub const TOTAL: &[&str] = &[
     // English
     "total",
     "grand total",
-    "total due",
-    "amount due",
-    "balance due",
     "total amount",
-    "total amount due",
     "invoice total",
+    "total for this invoice",
     "total charges",
     // Chinese
     "合计",
@@ -139,7 +139,6 @@ pub const TOTAL: &[&str] = &[
     "应付金额",
     "应付总额",
     "价税合计",
-    "本期应付",
     // German
     "summe",
     "gesamtsumme",
@@ -148,6 +147,7 @@ pub const TOTAL: &[&str] = &[
     // French
     "total ttc",
     "montant total",
+    "total facture",
     // Japanese
     "合計",
     "ご請求金額",
@@ -155,16 +155,77 @@ pub const TOTAL: &[&str] = &[
     // Dutch
     "totaal",
     "totaalbedrag",
+    "factuur totaal",
+    "bedrag inclusief btw",
     // Spanish (`total` is the English word)
     "importe total",
+    // Polish
+    "razem",
+    "należność ogółem",
 ];
 
+/// Total labels that name what is left to pay: the total, unless a payment
+/// or an applied credit stands before them (`Total  209.94`, `Applied
+/// balance  -20.00`, `Amount due  189.94`), when they are the amount due
+/// after it and the invoice total is the total before (see
+/// [`crate::ingest::text`]). Their kind is [`SummaryKind::Total`].
+pub const DUE: &[&str] = &[
+    // English
+    "total due",
+    "amount due",
+    "balance due",
+    "total amount due",
+    // Chinese
+    "本期应付",
+    "本期应付金额",
+    // French
+    "somme à payer",
+    "net à payer",
+    // Dutch
+    "te betalen",
+];
+
+/// Payments and balances applied to an invoice after its total: not
+/// charges and not the total (`Applied balance`, `Betaald met iDeal`,
+/// `现金支付`). Not a [`SummaryKind`]: a CSV never has them; the text reader
+/// keeps them out of the items.
+pub const PAYMENT: &[&str] = &[
+    // English
+    "applied balance",
+    "amount paid",
+    "paid",
+    "payment",
+    "payments",
+    "payment received",
+    // Chinese
+    "现金支付",
+    "已支付",
+    // German
+    "bezahlt",
+    // French
+    "déjà payé",
+    // Dutch
+    "betaald",
+    "betaald met ideal",
+];
+
+/// True when a label names an amount left to pay ([`DUE`]).
+pub fn is_due(label: &str) -> bool {
+    label_in(&normalise(label), DUE)
+}
+
+/// True when a label names a payment or applied balance ([`PAYMENT`]).
+pub fn is_payment(label: &str) -> bool {
+    label_in(&normalise(label), PAYMENT)
+}
+
 /// The tables in the order they are tried.
-const KINDS: [(SummaryKind, &[&str]); 4] = [
+const KINDS: [(SummaryKind, &[&str]); 5] = [
     (SummaryKind::Subtotal, SUBTOTAL),
     (SummaryKind::Tax, TAX),
     (SummaryKind::Credit, CREDIT),
     (SummaryKind::Total, TOTAL),
+    (SummaryKind::Total, DUE),
 ];
 
 /// The longest normalised label looked up, in bytes: room for a bilingual

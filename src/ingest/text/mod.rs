@@ -94,6 +94,13 @@ pub enum HeaderField {
     Currency,
     /// A title (`INVOICE`, `账单`), a page number or another `Key: value`.
     Other,
+    /// A line whose amount restates figures of other lines and is counted
+    /// nowhere: a part already included in the item above (`Incl.
+    /// Thuiskopieheffing ... € 4,24`), a payment or credit applied after the
+    /// total (`Applied balance  -€20.00`), the amount left to pay after it
+    /// (`Te betalen  € 0,00`), the VAT already included in gross item
+    /// amounts (`BTW 21%  € 124,61`). See [`settle`].
+    Restated,
 }
 
 /// A charge line of the invoice.
@@ -144,6 +151,11 @@ pub struct Unparsed {
 /// summary or column heading), where a line without an amount is header text.
 pub fn parse(text: &str) -> Invoice {
     let mut inv = Invoice::default();
+    // `円` names the yen: an invoice that writes it reads `¥`/`￥` as yen
+    // (not yuan) and its whole numbers as amounts.
+    if text.contains('円') {
+        inv.currency = Some("JPY".to_string());
+    }
     let mut in_body = false;
     for (i, raw) in text.split('\n').enumerate() {
         let line_no = i as u64 + 1;
@@ -175,8 +187,128 @@ pub fn parse(text: &str) -> Invoice {
             kind,
         });
     }
+    settle(&mut inv);
     inv
 }
+
+/// What the whole invoice says about its lines, once every line is read:
+///
+/// 1. a summary label alone on its line, with its amount on the next line
+///    after a bracketed note (`Commit discount COMMIT10` /
+///    `(10% off $986.70)   -$98.67`), is one summary line;
+/// 2. an indented `Incl. ...` line under an item is a part already included
+///    in that item's amount ([`HeaderField::Restated`]);
+/// 3. after a total, a credit applied and, after a payment or such a
+///    credit, the amount due are restatements: the stated total is the
+///    invoice total, not what is left to pay;
+/// 4. when the items (with their discounts) already add up to the last
+///    stated total, the VAT lines state the VAT included in them (gross
+///    prices, as shops print them) and are not added again.
+pub fn settle(inv: &mut Invoice) {
+    // 1. A label line, then `(note)   amount`.
+    for i in 1..inv.lines.len() {
+        let (head, tail) = inv.lines.split_at_mut(i);
+        let (prev, cur) = (&mut head[i - 1], &mut tail[0]);
+        if prev.line + 1 != cur.line {
+            continue;
+        }
+        let (LineKind::Unparsed(u), LineKind::Item(item)) = (&prev.kind, &cur.kind) else {
+            continue;
+        };
+        let note = item.description.trim();
+        if !(note.starts_with('(') && note.ends_with(')')) {
+            continue;
+        }
+        let Some((kind, rate)) = summary_kind(&u.text) else {
+            continue;
+        };
+        let mut amount = item.amount;
+        if kind == SummaryKind::Credit && amount.value.is_sign_positive() {
+            amount.value.set_sign_negative(true);
+        }
+        let s = Summary {
+            line: cur.line,
+            column: u.column,
+            kind,
+            label: format!("{} {}", u.text, note),
+            amount,
+            rate: rate.or_else(|| strip_brackets(note).1),
+        };
+        prev.kind = LineKind::Header(HeaderField::Other);
+        cur.kind = LineKind::Summary(s);
+    }
+    // 2. `Incl. ...` under an item.
+    let mut last_item_column = None;
+    for l in &mut inv.lines {
+        let LineKind::Item(item) = &l.kind else {
+            continue;
+        };
+        let d = item.description.to_lowercase();
+        let included = INCLUDED_PREFIXES.iter().any(|p| d.starts_with(p));
+        if included && last_item_column.is_some_and(|c| item.column > c) {
+            l.kind = LineKind::Header(HeaderField::Restated);
+        } else {
+            last_item_column = Some(item.column);
+        }
+    }
+    // 3. Credits applied after the total, and the amount due after them.
+    let mut seen_total = false;
+    let mut after_payment = false;
+    for l in &mut inv.lines {
+        match &l.kind {
+            LineKind::Header(HeaderField::Restated) => after_payment = true,
+            LineKind::Summary(s) if s.kind == SummaryKind::Credit && seen_total => {
+                l.kind = LineKind::Header(HeaderField::Restated);
+                after_payment = true;
+            }
+            LineKind::Summary(s) if s.kind == SummaryKind::Total => {
+                if summary::is_due(&s.label) || summary::is_due(strip_brackets(&s.label).0.as_str())
+                {
+                    if after_payment {
+                        l.kind = LineKind::Header(HeaderField::Restated);
+                    }
+                } else {
+                    seen_total = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // 4. VAT included in gross items.
+    let Some(total) = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Total)
+        .last()
+        .map(|s| s.amount.value)
+    else {
+        return;
+    };
+    let lines: Decimal = inv.items().map(|i| i.amount.value).sum::<Decimal>()
+        + inv
+            .summaries()
+            .filter(|s| s.kind == SummaryKind::Credit)
+            .map(|s| s.amount.value)
+            .sum::<Decimal>();
+    let tax: Decimal = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Tax)
+        .map(|s| s.amount.value)
+        .sum();
+    if lines == total && !tax.is_zero() {
+        for l in &mut inv.lines {
+            if matches!(&l.kind, LineKind::Summary(s) if s.kind == SummaryKind::Tax) {
+                l.kind = LineKind::Header(HeaderField::Restated);
+            }
+        }
+    }
+}
+
+/// Currencies without a minor unit: their amounts are whole numbers.
+const ZERO_DECIMAL: &[&str] = &["JPY", "KRW"];
+
+/// An item description starting with one of these, indented under an item,
+/// is a part already included in it.
+const INCLUDED_PREFIXES: &[&str] = &["incl.", "incl ", "inkl.", "including ", "included "];
 
 /// Reads one folded, non-blank line. Header fields are stored in `inv`.
 pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
@@ -196,10 +328,20 @@ pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
         note_currency(inv, &s.amount);
         return LineKind::Summary(s);
     }
+    // `Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`: a payment.
+    if let Some((label, _, _)) = grammar::trailing_amount(line) {
+        if summary::is_payment(label) {
+            return LineKind::Header(HeaderField::Restated);
+        }
+    }
     if let Some(field) = header(body, inv) {
         return LineKind::Header(field);
     }
-    let item = leader_item(line_no, line).or_else(|| column_item(line_no, line));
+    let bare_ok = inv
+        .currency
+        .as_deref()
+        .is_some_and(|c| ZERO_DECIMAL.contains(&c));
+    let item = leader_item(line_no, line).or_else(|| column_item(line_no, line, bare_ok));
     match item {
         Some(Ok(item)) => {
             note_currency(inv, &item.amount);
@@ -286,6 +428,11 @@ fn strip_brackets(label: &str) -> (String, Option<Decimal>) {
         out = out
             .split_whitespace()
             .filter(|w| !w.ends_with('%') && *w != "@" && !w.chars().all(|c| c == '%'))
+            // `10%対象`: a rate written onto the word.
+            .map(|w| match w.split_once('%') {
+                Some((r, rest)) if r.bytes().all(|b| b.is_ascii_digit() || b == b'.') => rest,
+                _ => w,
+            })
             .collect::<Vec<_>>()
             .join(" ");
         out = out
@@ -326,7 +473,35 @@ pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
             l = head.to_string();
         }
     }
-    Some((summary::kind(&l)?, rate))
+    if let Some(k) = summary::kind(&l) {
+        return Some((k, rate));
+    }
+    // `VAT - Ireland`: a label, then a qualifier after a dash.
+    if let Some((head, _)) = l.split_once(" - ") {
+        if let Some(k) = summary::kind(head) {
+            return Some((k, rate));
+        }
+    }
+    // `Commit discount COMMIT10`: a promotion code after the label.
+    let words: Vec<&str> = l.split(' ').collect();
+    let code = |w: &str| {
+        w.len() >= 4
+            && w.bytes().any(|b| b.is_ascii_digit())
+            && w.bytes().all(|b| b.is_ascii_alphanumeric())
+    };
+    let words = match words.split_last() {
+        Some((last, rest)) if code(last) && !rest.is_empty() => rest,
+        _ => &words[..],
+    };
+    let l = words.join(" ");
+    if let Some(k) = summary::kind(&l) {
+        return Some((k, rate));
+    }
+    // `Commit discount`: a discount of some kind is a credit.
+    match words.last().and_then(|w| summary::kind(w)) {
+        Some(SummaryKind::Credit) => Some((SummaryKind::Credit, rate)),
+        _ => None,
+    }
 }
 
 /// A summary line: a known label, then an amount at the end.
@@ -334,14 +509,35 @@ fn summary(line_no: u64, line: &str) -> Option<Summary> {
     let (label, _, mut amount) = grammar::trailing_amount(line)?;
     let (label, (kind, rate)) = match summary_kind(label) {
         Some(k) => (label, k),
-        // `Total   300 hrs   $451.50`: a summary label in the first column,
-        // other figures between it and the amount.
         None => {
             let (_, cells) = grammar::cells(line).ok()?;
-            let first = *cells.first()?;
-            (first, summary_kind(first)?)
+            let n = cells.len();
+            let before = if n >= 3 { cells.get(n - 2) } else { None };
+            match before.and_then(|b| Some((*b, summary_kind(b)?))) {
+                // `Exclusief BTW  € 593,36      Subtotaal  € 717,97`: two
+                // blocks side by side; the label just before the amount.
+                Some(k) => k,
+                // `Total   300 hrs   $451.50`: a summary label in the first
+                // column, other figures between it and the amount.
+                None => {
+                    let first = *cells.first()?;
+                    (first, summary_kind(first)?)
+                }
+            }
         }
     };
+    // `Factuur totaal EUR  49,99`: the currency named in the label.
+    if amount.currency.is_none() {
+        if let Some(code) = label
+            .rsplit(' ')
+            .next()
+            .filter(|w| w.len() == 3 && w.bytes().all(|b| b.is_ascii_uppercase()))
+            .and_then(currency_code)
+        {
+            amount.currency = Some(code);
+            amount.explicit = true;
+        }
+    }
     if kind == SummaryKind::Credit && amount.value.is_sign_positive() && !amount.value.is_zero() {
         amount.value.set_sign_negative(true);
     }
@@ -521,16 +717,70 @@ fn apply_at_rate(item: &mut TextItem) {
 /// Column layout: description, then quantity, unit, rate and amount, each
 /// two or more spaces apart. `None` when the line is not shaped like an item;
 /// `Some(Err)` when it is, but a column cannot be placed.
-fn column_item(line_no: u64, line: &str) -> Option<Result<TextItem, Unparsed>> {
-    let (_, cells) = grammar::cells(line).ok()?;
+///
+/// `bare_ok`: the invoice is in a currency without minor unit (yen), whose
+/// amounts are whole numbers (`13,200`), so a bare number in the amount
+/// column is an amount.
+fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextItem, Unparsed>> {
+    let (_, mut cells) = grammar::cells(line).ok()?;
+    // A VAT rate column (`21%`, `21 %`) is not a quantity, unit or rate.
+    // When the line's amount stands before it and one more amount after
+    // it (`€ 156,20   21%   € 32,80`), that last one is the line's VAT.
+    let is_money = |c: &str| all_consuming(grammar::amount).parse(c).is_ok();
+    if let Some(p) = cells
+        .iter()
+        .position(|c| all_consuming(grammar::percent).parse(*c).is_ok())
+    {
+        let money_before = cells[..p].iter().filter(|c| is_money(c)).count();
+        if money_before >= 2 && cells.len() == p + 2 && is_money(cells[p + 1]) {
+            cells.truncate(p);
+        } else if p > 0 {
+            cells.remove(p);
+        }
+    }
     let (amount_text, rest) = cells.split_last()?;
     if rest.is_empty() {
         return None;
     }
-    let (_, amount) = all_consuming(grammar::amount).parse(*amount_text).ok()?;
+    let (_, amount) = if bare_ok {
+        all_consuming(grammar::money).parse(*amount_text).ok()?
+    } else {
+        all_consuming(grammar::amount).parse(*amount_text).ok()?
+    };
     let mut kinds: Vec<(&str, CellKind<'_>)> =
         rest.iter().map(|c| (*c, grammar::cell_kind(c))).collect();
+    // A position number first (`1   EFECTA 95 ...`, `  3   Storage Box`):
+    // a small whole number, then the description.
+    if kinds.len() >= 2
+        && matches!(kinds[1].1, CellKind::Text | CellKind::Unit(_))
+        && matches!(&kinds[0].1, CellKind::Number(m) if !m.looks_like_money)
+        && kinds[0].0.len() <= 4
+        && kinds[0].0.bytes().all(|b| b.is_ascii_digit())
+    {
+        kinds.remove(0);
+    }
 
+    // A wide table (`l  54,910  5,79  1,10  5,77  257,59  23  59,24  316,83`):
+    // more figures after the description than quantity, unit and rate,
+    // the amount the last column.
+    if let Some(at) = kinds
+        .iter()
+        .position(|(_, k)| matches!(k, CellKind::Number(_)))
+    {
+        let tail = &kinds[at..];
+        let numbers = tail
+            .iter()
+            .filter(|(_, k)| matches!(k, CellKind::Number(_)))
+            .count();
+        if at > 0
+            && numbers >= 4
+            && tail
+                .iter()
+                .all(|(_, k)| !matches!(k, CellKind::Text | CellKind::Date))
+        {
+            kinds.truncate(at);
+        }
+    }
     let mut quantity = None;
     let mut unit: Option<&str> = None;
     let mut unit_price = None;
@@ -583,7 +833,14 @@ fn column_item(line_no: u64, line: &str) -> Option<Result<TextItem, Unparsed>> {
         }
         _ => {}
     }
-
+    // `49,99   1 PCS   49,99`: the price before the quantity.
+    let n = kinds.len();
+    if let (None, Some(_), Some((_, CellKind::Number(m)))) = (unit_price, quantity, kinds.last()) {
+        if n >= 2 && m.looks_like_money {
+            unit_price = Some(m.value);
+            kinds.pop();
+        }
+    }
     let mut description = Vec::new();
     let mut first = None;
     let mut start = None;

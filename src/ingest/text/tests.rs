@@ -486,3 +486,148 @@ fn long_pathological_lines_stay_linear() {
     assert_eq!(inv.items().count(), 0);
     assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
 }
+
+/// The items, the last stated total and the tax lines of a whole invoice.
+fn figures(text: &str) -> (Decimal, Option<Decimal>, Decimal, Option<String>) {
+    let inv = parse(text);
+    let items = inv.items().map(|i| i.amount.value).sum();
+    let total = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Total)
+        .last()
+        .map(|s| s.amount.value);
+    let tax = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Tax)
+        .map(|s| s.amount.value)
+        .sum();
+    (items, total, tax, inv.currency())
+}
+
+#[test]
+fn trailing_minus_and_the_japanese_no_more_mark() {
+    let v = |s: &str| all_consuming(grammar::money).parse(s).unwrap().1.value;
+    // `€ 189,00-`: a payment printed with the minus after the amount.
+    assert_eq!(v("€ 189,00-"), d("-189.00"));
+    // `￥30,107 -` (folded to `¥`): " -" is "no more", not a minus.
+    assert_eq!(v("¥30,107 -"), d("30107"));
+}
+
+#[test]
+fn codes_the_number_reader_does_not_know() {
+    let m = all_consuming(grammar::money).parse("316,83 PLN").unwrap().1;
+    assert_eq!((m.value, m.currency), (d("316.83"), Some("PLN")));
+    let m = all_consuming(grammar::money).parse("27,370円").unwrap().1;
+    assert_eq!((m.value, m.currency), (d("27370"), Some("JPY")));
+}
+
+#[test]
+fn a_vat_rate_column_is_skipped_and_a_line_vat_after_it_is_not_the_amount() {
+    // Coolblue: price, rate, amount incl. VAT.
+    let i = item("Nintendo AC-adapter      1     € 14,99     21%     € 14,99");
+    assert_eq!((i.quantity, i.unit_price), (Some(d("1")), Some(d("14.99"))));
+    assert_eq!(i.amount.value, d("14.99"));
+    // bol.com: price, amount, rate, the line's VAT (156.20 x 0.21 = 32.80).
+    let i =
+        item("  4718755045813 BenQ RL2455HM     1     € 156,20      € 156,20     21%     € 32,80");
+    assert_eq!(i.amount.value, d("156.20"));
+    // Saeco: price, rate, quantity with unit, amount.
+    let i = item(" E103184    Onderhoudsset CA6707/10    49,99     21 %     1 PCS     49,99");
+    assert_eq!((i.quantity, i.unit_price), (Some(d("1")), Some(d("49.99"))));
+}
+
+#[test]
+fn position_numbers_and_wide_tables() {
+    // Orlen: Lp, name, Jm, Ilość, 6 more figures; the last column is the
+    // gross amount (54.910 x 5.77 = 316.8307 -> 316.83).
+    let i = item(
+        "1   EFECTA 95 CN27101245    l     54,910     5,79    1,10    5,77    257,59    23    59,24    316,83",
+    );
+    // The unit column (`l`) stays in the description of a wide table.
+    assert_eq!(i.description, "EFECTA 95 CN27101245 l");
+    assert_eq!(i.amount.value, d("316.83"));
+}
+
+#[test]
+fn two_blocks_side_by_side_and_a_currency_in_the_label() {
+    let s = summary_of(
+        "    Exclusief BTW            € 593,36          Subtotaal                 € 717,97",
+    );
+    assert_eq!(
+        (s.kind, s.amount.value),
+        (SummaryKind::Subtotal, d("717.97"))
+    );
+    let s = summary_of(" Prijzen zijn inclusief BTW          Factuur totaal EUR        49,99");
+    assert_eq!((s.kind, s.amount.value), (SummaryKind::Total, d("49.99")));
+    assert_eq!(s.amount.currency, Some("EUR"));
+    let s = summary_of("VAT - Ireland (23% on €170.68)         €39.26");
+    assert_eq!((s.kind, s.rate), (SummaryKind::Tax, Some(d("23"))));
+}
+
+#[test]
+fn the_total_is_not_the_amount_due_after_a_payment() {
+    // 100.00 + 20.00 (tax) = 120.00; paid 120.00, nothing left to pay.
+    let text = "Description   Amount\nHosting   100.00\nBTW   20.00\n\
+                Bedrag inclusief BTW   € 120,00\nBetaald met iDeal   € 120,00-\nTe betalen   € 0,00\n";
+    let (items, total, tax, _) = figures(text);
+    assert_eq!(
+        (items, total, tax),
+        (d("100.00"), Some(d("120.00")), d("20.00"))
+    );
+    // A credit applied after the total, then the amount due: 90 = 100 - 10.
+    let text =
+        "GPU   $100.00\nTotal   $100.00\nCredit applied (PROMO10)   -$10.00\nAmount due   $90.00\n";
+    let inv = parse(text);
+    assert_eq!(
+        inv.summaries()
+            .filter(|s| s.kind == SummaryKind::Credit)
+            .count(),
+        0
+    );
+    let (_, total, _, _) = figures(text);
+    assert_eq!(total, Some(d("100.00")));
+}
+
+#[test]
+fn a_label_then_its_amount_on_the_next_line_after_a_note() {
+    let text = "GPU   $100.00\nSubtotal   $100.00\nCommit discount COMMIT10\n(10% off $100.00)   -$10.00\nTotal   $90.00\n";
+    let inv = parse(text);
+    let c: Vec<Decimal> = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Credit)
+        .map(|s| s.amount.value)
+        .collect();
+    assert_eq!(c, [d("-10.00")]);
+    assert_eq!(inv.items().count(), 1);
+}
+
+#[test]
+fn gross_items_with_their_vat_stated_and_included_parts() {
+    // 399.00 + 69.99 = 468.99 incl. VAT; the levy 4.24 is part of the 399.00;
+    // the VAT 81.40 is included (468.99 / 1.21 = 387.59; 468.99 - 387.59 = 81.40).
+    let text = "Artikel   Aantal   Prijs\n\
+                Apple iPad Air    1    € 399,00    21%    € 399,00\n\
+                \x20 Incl. Thuiskopieheffing: Thuiskopie €3.50    1    21%    € 4,24\n\
+                Cover    1    € 69,99    21%    € 69,99\n\
+                BTW 21%    € 81,40\nTotaal    € 468,99\n";
+    let (items, total, tax, _) = figures(text);
+    assert_eq!(
+        (items, total, tax),
+        (d("468.99"), Some(d("468.99")), d("0"))
+    );
+}
+
+#[test]
+fn yen_invoices_have_whole_number_amounts() {
+    // 3 x 4,400 = 13,200; 13,200 - 2,000 = 11,200; tax 1,120; 12,320.
+    let text = "  No.  品目   数量   単位   単価   金額\n\
+                \x20  1   クラウドサーバ    3    台    4,400    13,200\n\
+                \x20  2   キャンペーン割引    1    式    -2,000    -2,000\n\
+                小計    11,200円\n消費税(10%)    1,120円\n合計    12,320円\n";
+    let (items, total, tax, currency) = figures(text);
+    assert_eq!(
+        (items, total, tax),
+        (d("11200"), Some(d("12320")), d("1120"))
+    );
+    assert_eq!(currency.as_deref(), Some("JPY"));
+}
