@@ -44,6 +44,7 @@ pub const SUBTOTAL: &[&str] = &[
     "不含税金额",
     // German
     "zwischensumme",
+    "summe ohne mwst",
     "nettobetrag",
     "summe netto",
     // French
@@ -208,6 +209,36 @@ pub const PAYMENT: &[&str] = &[
     "betaald",
     "betaald met ideal",
 ];
+
+/// Sums carried from one page to the next: restated, not charged.
+pub const CARRIED: &[&str] = &[
+    // English
+    "carried forward",
+    "brought forward",
+    "carry forward",
+    // German
+    "übertrag",
+    // French
+    "report",
+    "à reporter",
+    // Dutch
+    "transport",
+];
+
+/// The parts an indented sub-line of a charge names (`Charges`, then the
+/// `Credits` and `VAT` of the same service): besides the tax and credit
+/// labels above, these.
+pub const BREAKDOWN: &[&str] = &["charges", "charge", "usage", "usage charges", "fees"];
+
+/// True when a label names a sum carried between pages ([`CARRIED`]).
+pub fn is_carried(label: &str) -> bool {
+    label_in(&normalise(label), CARRIED)
+}
+
+/// True when a label names a part of a charge ([`BREAKDOWN`]).
+pub fn is_breakdown(label: &str) -> bool {
+    label_in(&normalise(label), BREAKDOWN)
+}
 
 /// True when a label names an amount left to pay ([`DUE`]).
 pub fn is_due(label: &str) -> bool {

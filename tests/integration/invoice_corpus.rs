@@ -31,14 +31,6 @@ use crate::common::*;
 /// this list (and the list cannot go stale).
 const KNOWN_FAILING: &[(&str, &str)] = &[
     (
-        "stratus_cloud_aws_style.txt",
-        "hierarchical sections: the Charges / Credits / VAT sub-lines that restate each service line are read as items, and the summary box and the header restate the total as items",
-    ),
-    (
-        "ostmark_hosting_de.txt",
-        "position lines `1  1  Dedicated Root Server ...` (position, quantity, description) are not read, and the `Übertrag EUR` carried-forward sums are read as items",
-    ),
-    (
         "yunhai_cloud_zh.txt",
         "the item rows (产品名称, 计费项, 用量, 单价 with units, 原价, 优惠金额, 应付金额) are not read; overview lines (现金支付, 账户余额) are read as items",
     ),

@@ -237,6 +237,45 @@ pub fn settle(inv: &mut Invoice) {
         prev.kind = LineKind::Header(HeaderField::Other);
         cur.kind = LineKind::Summary(s);
     }
+    // 2a. A charge restated by indented sub-lines (`Charges`, `Credits`,
+    // `VAT`): the sub-lines tell its parts and are not counted again.
+    let mut parent: Option<usize> = None;
+    let mut prev_line = 0;
+    for l in &mut inv.lines {
+        let (column, label) = match &l.kind {
+            LineKind::Item(i) => (i.column, i.description.as_str()),
+            LineKind::Summary(s) if matches!(s.kind, SummaryKind::Tax | SummaryKind::Credit) => {
+                (s.column, s.label.as_str())
+            }
+            _ => {
+                parent = None;
+                continue;
+            }
+        };
+        let sub = parent.is_some_and(|p| column > p)
+            && l.line == prev_line + 1
+            && (matches!(l.kind, LineKind::Summary(_))
+                || summary::is_breakdown(label.trim_end_matches([' ', '*'])));
+        prev_line = l.line;
+        if sub {
+            l.kind = LineKind::Header(HeaderField::Restated);
+        } else {
+            parent = matches!(l.kind, LineKind::Item(_)).then_some(column);
+        }
+    }
+    // 2b. A summary box: an item line that restates the sum of two or more
+    // other items (`Stratus Service Charges  $2,161.85` above the detail).
+    let amounts: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
+    let all: Decimal = amounts.iter().sum();
+    if amounts.len() >= 3 {
+        if let Some(pos) = inv
+            .lines
+            .iter()
+            .position(|l| matches!(&l.kind, LineKind::Item(i) if all - i.amount.value == i.amount.value && !i.amount.value.is_zero()))
+        {
+            inv.lines[pos].kind = LineKind::Header(HeaderField::Restated);
+        }
+    }
     // 2. `Incl. ...` under an item.
     let mut last_item_column = None;
     for l in &mut inv.lines {
@@ -330,7 +369,7 @@ pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
     }
     // `Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`: a payment.
     if let Some((label, _, _)) = grammar::trailing_amount(line) {
-        if summary::is_payment(label) {
+        if summary::is_payment(label) || summary::is_carried(strip_code(label)) {
             return LineKind::Header(HeaderField::Restated);
         }
     }
@@ -386,6 +425,14 @@ fn note_currency(inv: &mut Invoice, m: &Money) {
     }
 }
 
+/// A label without a currency code after it: `Übertrag EUR` is `Übertrag`.
+fn strip_code(label: &str) -> &str {
+    match label.trim_end().rsplit_once(' ') {
+        Some((head, last)) if currency_code(last).is_some() => head,
+        _ => label,
+    }
+}
+
 /// Lowercase, single spaces, no trailing `:`.
 fn norm_label(s: &str) -> String {
     let s = s.trim().trim_end_matches([':', '.', ' ']).to_lowercase();
@@ -428,6 +475,11 @@ fn strip_brackets(label: &str) -> (String, Option<Decimal>) {
         out = out
             .split_whitespace()
             .filter(|w| !w.ends_with('%') && *w != "@" && !w.chars().all(|c| c == '%'))
+            // `19 % MwSt.`: the number of a rate written apart from its `%`.
+            .filter(|w| {
+                !w.bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+            })
             // `10%対象`: a rate written onto the word.
             .map(|w| match w.split_once('%') {
                 Some((r, rest)) if r.bytes().all(|b| b.is_ascii_digit() || b == b'.') => rest,
@@ -473,8 +525,16 @@ pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
             l = head.to_string();
         }
     }
+    // `VAT **`: a footnote mark.
+    let l = l.trim_end_matches([' ', '*', '†']).to_string();
     if let Some(k) = summary::kind(&l) {
         return Some((k, rate));
+    }
+    // `TOTAL AMOUNT DUE ON March 2 , 2026`: a label, then a date.
+    if let Some((head, _)) = l.split_once(" on ") {
+        if let Some(k) = summary::kind(head) {
+            return Some((k, rate));
+        }
     }
     // `VAT - Ireland`: a label, then a qualifier after a dash.
     if let Some((head, _)) = l.split_once(" - ") {
@@ -759,6 +819,32 @@ fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextIte
     {
         kinds.remove(0);
     }
+    // `1   1,35   Zusätzlicher Traffic (TB)   1,00   1,35`: position, then
+    // quantity, then the description; the figure after it is the price
+    // (any other between them, a discount column).
+    let mut lead_quantity = None;
+    if kinds.len() >= 3
+        && matches!(kinds[2].1, CellKind::Text | CellKind::Unit(_))
+        && matches!(&kinds[0].1, CellKind::Number(m) if !m.looks_like_money)
+        && matches!(&kinds[1].1, CellKind::Number(m) if m.currency.is_none())
+        && kinds[0].0.len() <= 4
+        && kinds[0].0.bytes().all(|b| b.is_ascii_digit())
+    {
+        if let CellKind::Number(m) = &kinds[1].1 {
+            lead_quantity = Some(m.value);
+        }
+        kinds.drain(..2);
+    }
+    let mut lead_price = None;
+    if lead_quantity.is_some() {
+        if let Some((_, CellKind::Number(m))) = kinds.last() {
+            if kinds.len() >= 2 {
+                lead_price = Some(m.value);
+                kinds.pop();
+            }
+        }
+        kinds.retain(|(_, k)| !matches!(k, CellKind::Number(_)));
+    }
 
     // A wide table (`l  54,910  5,79  1,10  5,77  257,59  23  59,24  316,83`):
     // more figures after the description than quantity, unit and rate,
@@ -781,9 +867,9 @@ fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextIte
             kinds.truncate(at);
         }
     }
-    let mut quantity = None;
+    let mut quantity = lead_quantity;
     let mut unit: Option<&str> = None;
-    let mut unit_price = None;
+    let mut unit_price = lead_price;
     // The columns are placed from the right: rate, then unit, then quantity.
     // The first cell is always (part of) the description.
     let n = kinds.len();

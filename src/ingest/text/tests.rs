@@ -631,3 +631,72 @@ fn yen_invoices_have_whole_number_amounts() {
     );
     assert_eq!(currency.as_deref(), Some("JPY"));
 }
+
+#[test]
+fn hierarchical_sections_are_counted_once() {
+    // Two services restated by their Charges / Credits / VAT sub-lines
+    // (80.00 - 10.00 + 13.30 = 83.30; 20.00 + 3.80 = 23.80), and a summary
+    // box above them restating their sum (83.30 + 23.80 = 107.10).
+    let text = "Bill to   Acme   TOTAL AMOUNT DUE ON March 2 , 2026   $107.10\n\
+                Summary\n\
+                Service Charges                      $107.10\n\
+                \x20   Charges                          $100.00\n\
+                \x20   Credits                          -$10.00\n\
+                \x20   VAT **                            $17.10\n\
+                Total for this invoice               $107.10\n\
+                Detail\n\
+                \x20   Elastic Compute                   $83.30\n\
+                \x20        Charges              $80.00\n\
+                \x20        Credits             -$10.00\n\
+                \x20        VAT **               $13.30\n\
+                \x20   Object Storage                    $23.80\n\
+                \x20        Charges              $20.00\n\
+                \x20        VAT **                $3.80\n\
+                Total for this invoice               $107.10\n";
+    let inv = parse(text);
+    let items: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
+    assert_eq!(items, [d("83.30"), d("23.80")]);
+    assert_eq!(
+        inv.summaries()
+            .filter(|s| s.kind != SummaryKind::Total)
+            .count(),
+        0
+    );
+    let (_, total, _, _) = figures(text);
+    assert_eq!(total, Some(d("107.10")));
+}
+
+#[test]
+fn position_and_quantity_before_the_description_and_carried_sums() {
+    // Pos., Menge, Beschreibung, Rabatt %, VK-Preis, Zeilenbetrag:
+    // 1 x 46,41; 1,35 TB x 1,00 = 1,35; 1 x 1.165,56 less 10 % = 1.049,00.
+    let text = "Pos.   Menge     Beschreibung     Rabatt %     VK-Preis     Zeilenbetrag\n\
+                1          1     Dedicated Root Server AX42             46,41        46,41\n\
+                \x20                Grundgebühr pro Einheit\n\
+                \x20                                Übertrag EUR                 46,41\n\
+                8       1,35     Zusätzlicher Traffic (TB)               1,00         1,35\n\
+                10         1     Dedicated GPU Server    10      1.165,56     1.049,00\n\
+                \x20              Summe ohne MwSt. EUR     1.096,76\n\
+                \x20              19 % MwSt. EUR             208,38\n\
+                \x20              Gesamtbetrag EUR         1.305,14\n";
+    let inv = parse(text);
+    let items: Vec<(Option<Decimal>, Option<Decimal>, Decimal)> = inv
+        .items()
+        .map(|i| (i.quantity, i.unit_price, i.amount.value))
+        .collect();
+    assert_eq!(
+        items,
+        [
+            (Some(d("1")), Some(d("46.41")), d("46.41")),
+            (Some(d("1.35")), Some(d("1.00")), d("1.35")),
+            (Some(d("1")), Some(d("1165.56")), d("1049.00")),
+        ]
+    );
+    // 46.41 + 1.35 + 1049.00 = 1096.76; x 0.19 = 208.3844 -> 208.38; 1305.14.
+    let (items, total, tax, currency) = figures(text);
+    assert_eq!(
+        (items, total, tax),
+        (d("1096.76"), Some(d("1305.14")), d("208.38"))
+    );
+    assert_eq!(currency.as_deref(), Some("EUR"));
+}
