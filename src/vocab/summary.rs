@@ -198,9 +198,11 @@ pub const PAYMENT: &[&str] = &[
     "payment",
     "payments",
     "payment received",
+    "remaining balance",
     // Chinese
     "现金支付",
     "已支付",
+    "账户余额",
     // German
     "bezahlt",
     // French

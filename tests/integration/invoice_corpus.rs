@@ -31,10 +31,6 @@ use crate::common::*;
 /// this list (and the list cannot go stale).
 const KNOWN_FAILING: &[(&str, &str)] = &[
     (
-        "yunhai_cloud_zh.txt",
-        "the item rows (产品名称, 计费项, 用量, 单价 with units, 原价, 优惠金额, 应付金额) are not read; overview lines (现金支付, 账户余额) are read as items",
-    ),
-    (
         "FlipkartInvoice.txt",
         "the item row spans 4 lines and its Tax(%) column wraps (`14.50%` / `CST`): no item line is read",
     ),

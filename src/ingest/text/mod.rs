@@ -96,11 +96,17 @@ pub enum HeaderField {
     Other,
     /// A line whose amount restates figures of other lines and is counted
     /// nowhere: a part already included in the item above (`Incl.
-    /// Thuiskopieheffing ... € 4,24`), a payment or credit applied after the
-    /// total (`Applied balance  -€20.00`), the amount left to pay after it
+    /// Thuiskopieheffing ... € 4,24`), a sub-line of a charge (`Charges`,
+    /// `Credits`, `VAT` indented under it), a summary box restating the
+    /// items, the amount left to pay after a [`HeaderField::Payment`]
     /// (`Te betalen  € 0,00`), the VAT already included in gross item
-    /// amounts (`BTW 21%  € 124,61`). See [`settle`].
+    /// amounts (`BTW 21%  € 124,61`), a sum carried between pages. See
+    /// [`settle`].
     Restated,
+    /// A payment, a balance or a credit applied after the total
+    /// (`Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`,
+    /// `现金支付  ¥790.82`): not a charge and not the total.
+    Payment,
 }
 
 /// A charge line of the invoice.
@@ -291,23 +297,23 @@ pub fn settle(inv: &mut Invoice) {
         }
     }
     // 3. Credits applied after the total, and the amount due after them.
-    let mut seen_total = false;
+    // A credit after any total, even an amount due at the top
+    // (`本期应付金额 ¥890.82`, `代金券抵扣 -¥100.00`), is applied to it.
+    let mut seen_any_total = false;
     let mut after_payment = false;
     for l in &mut inv.lines {
         match &l.kind {
-            LineKind::Header(HeaderField::Restated) => after_payment = true,
-            LineKind::Summary(s) if s.kind == SummaryKind::Credit && seen_total => {
-                l.kind = LineKind::Header(HeaderField::Restated);
+            LineKind::Header(HeaderField::Payment) => after_payment = true,
+            LineKind::Summary(s) if s.kind == SummaryKind::Credit && seen_any_total => {
+                l.kind = LineKind::Header(HeaderField::Payment);
                 after_payment = true;
             }
             LineKind::Summary(s) if s.kind == SummaryKind::Total => {
-                if summary::is_due(&s.label) || summary::is_due(strip_brackets(&s.label).0.as_str())
-                {
-                    if after_payment {
-                        l.kind = LineKind::Header(HeaderField::Restated);
-                    }
-                } else {
-                    seen_total = true;
+                seen_any_total = true;
+                let due = summary::is_due(&s.label)
+                    || summary::is_due(strip_brackets(&s.label).0.as_str());
+                if due && after_payment {
+                    l.kind = LineKind::Header(HeaderField::Restated);
                 }
             }
             _ => {}
@@ -369,7 +375,11 @@ pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
     }
     // `Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`: a payment.
     if let Some((label, _, _)) = grammar::trailing_amount(line) {
-        if summary::is_payment(label) || summary::is_carried(strip_code(label)) {
+        let plain = strip_brackets(label).0;
+        if summary::is_payment(&plain) {
+            return LineKind::Header(HeaderField::Payment);
+        }
+        if summary::is_carried(strip_code(&plain)) {
             return LineKind::Header(HeaderField::Restated);
         }
     }
@@ -849,17 +859,26 @@ fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextIte
     // A wide table (`l  54,910  5,79  1,10  5,77  257,59  23  59,24  316,83`):
     // more figures after the description than quantity, unit and rate,
     // the amount the last column.
-    if let Some(at) = kinds
-        .iter()
-        .position(|(_, k)| matches!(k, CellKind::Number(_)))
-    {
+    if let Some(at) = kinds.iter().position(|(_, k)| {
+        matches!(
+            k,
+            CellKind::Number(_) | CellKind::Rate(..) | CellKind::QtyUnit(..)
+        )
+    }) {
         let tail = &kinds[at..];
         let numbers = tail
             .iter()
             .filter(|(_, k)| matches!(k, CellKind::Number(_)))
             .count();
+        let figures = tail
+            .iter()
+            .filter(|(_, k)| !matches!(k, CellKind::Unit(_)))
+            .count();
+        // `512.35 GB·月   ¥0.12/GB·月   ¥61.48   ¥0.00   ¥61.48`: usage,
+        // price, list price, discount, amount.
+        let priced = tail.iter().any(|(_, k)| matches!(k, CellKind::Rate(..)));
         if at > 0
-            && numbers >= 4
+            && (numbers >= 4 || (priced && figures >= 3 && numbers >= 2))
             && tail
                 .iter()
                 .all(|(_, k)| !matches!(k, CellKind::Text | CellKind::Date))

@@ -700,3 +700,37 @@ fn position_and_quantity_before_the_description_and_carried_sums() {
     );
     assert_eq!(currency.as_deref(), Some("EUR"));
 }
+
+#[test]
+fn list_price_and_discount_columns_and_an_overview_above_the_detail() {
+    // 388.00 - 38.80 = 349.20; 512.35 x 0.12 = 61.482 -> 61.48;
+    // 349.20 + 61.48 = 410.68, tax included (6%).
+    let text = "币种：人民币（CNY）\n\
+                \x20   本期应付金额        ¥410.68\n\
+                \x20   代金券抵扣         -¥100.00\n\
+                \x20   现金支付（已从账户余额扣款）   ¥310.68\n\
+                \x20   账户余额（截至2026-11-03）   ¥1,204.57\n\
+                产品名称     计费项     用量     单价     原价     优惠金额     应付金额\n\
+                云服务器 ECS    实例 ecs.g7.large    1个月（包年包月）    ¥388.00/月    ¥388.00    -¥38.80    ¥349.20\n\
+                对象存储 OSS    标准存储容量    512.35 GB·月    ¥0.12/GB·月    ¥61.48    ¥0.00    61.48元\n\
+                合计：   ¥410.68\n\
+                税额（增值税 6%）   ¥23.25\n";
+    let inv = parse(text);
+    let items: Vec<(String, Decimal)> = inv
+        .items()
+        .map(|i| (i.description.clone(), i.amount.value))
+        .collect();
+    assert_eq!(
+        items,
+        [
+            ("云服务器 ECS 实例 ecs.g7.large 1个月(包年包月)".to_string(), d("349.20")),
+            ("对象存储 OSS 标准存储容量".to_string(), d("61.48")),
+        ]
+    );
+    // The voucher is applied to the amount due, not a discount; the tax
+    // (410.68 - 410.68 / 1.06 = 23.25) is included.
+    assert_eq!(inv.summaries().filter(|s| s.kind == SummaryKind::Credit).count(), 0);
+    let (_, total, tax, currency) = figures(text);
+    assert_eq!((total, tax), (Some(d("410.68")), d("0")));
+    assert_eq!(currency.as_deref(), Some("CNY"));
+}
