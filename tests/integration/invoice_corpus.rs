@@ -34,10 +34,6 @@ const KNOWN_FAILING: &[(&str, &str)] = &[
         "FlipkartInvoice.txt",
         "the item row spans 4 lines and its Tax(%) column wraps (`14.50%` / `CST`): no item line is read",
     ),
-    (
-        "free_fiber.txt",
-        "page 1's category summary (HT / TVA / TTC columns) is read as items beside page 2's detail line; `€ TTC` amounts give no currency",
-    ),
 ];
 
 /// The real invoices: `$BILLAUDIT_REAL_INVOICES` or `../shared/data/invoices`

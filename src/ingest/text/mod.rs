@@ -202,11 +202,15 @@ pub fn parse(text: &str) -> Invoice {
 /// 1. a summary label alone on its line, with its amount on the next line
 ///    after a bracketed note (`Commit discount COMMIT10` /
 ///    `(10% off $986.70)   -$98.67`), is one summary line;
-/// 2. an indented `Incl. ...` line under an item is a part already included
-///    in that item's amount ([`HeaderField::Restated`]);
-/// 3. after a total, a credit applied and, after a payment or such a
-///    credit, the amount due are restatements: the stated total is the
-///    invoice total, not what is left to pay;
+/// 2. indented sub-lines of a charge (`Charges`, `Credits`, `VAT`) tell
+///    its parts, and an indented `Incl. ...` line under an item is a part
+///    already included in it ([`HeaderField::Restated`]);
+/// 3. after a total (or an amount due), a credit is applied to it
+///    ([`HeaderField::Payment`]) and, after a payment or such a credit, an
+///    amount due is what is left to pay: the stated total is the invoice
+///    total; the same charges printed twice, each part closed by a total
+///    of the same amount, are counted once (the last part); an item line
+///    that is the sum of two or more other items is a summary box;
 /// 4. when the items (with their discounts) already add up to the last
 ///    stated total, the VAT lines state the VAT included in them (gross
 ///    prices, as shops print them) and are not added again.
@@ -243,7 +247,7 @@ pub fn settle(inv: &mut Invoice) {
         prev.kind = LineKind::Header(HeaderField::Other);
         cur.kind = LineKind::Summary(s);
     }
-    // 2a. A charge restated by indented sub-lines (`Charges`, `Credits`,
+    // 2. A charge restated by indented sub-lines (`Charges`, `Credits`,
     // `VAT`): the sub-lines tell its parts and are not counted again.
     let mut parent: Option<usize> = None;
     let mut prev_line = 0;
@@ -269,20 +273,7 @@ pub fn settle(inv: &mut Invoice) {
             parent = matches!(l.kind, LineKind::Item(_)).then_some(column);
         }
     }
-    // 2b. A summary box: an item line that restates the sum of two or more
-    // other items (`Stratus Service Charges  $2,161.85` above the detail).
-    let amounts: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
-    let all: Decimal = amounts.iter().sum();
-    if amounts.len() >= 3 {
-        if let Some(pos) = inv
-            .lines
-            .iter()
-            .position(|l| matches!(&l.kind, LineKind::Item(i) if all - i.amount.value == i.amount.value && !i.amount.value.is_zero()))
-        {
-            inv.lines[pos].kind = LineKind::Header(HeaderField::Restated);
-        }
-    }
-    // 2. `Incl. ...` under an item.
+    // 2b. `Incl. ...` under an item.
     let mut last_item_column = None;
     for l in &mut inv.lines {
         let LineKind::Item(item) = &l.kind else {
@@ -317,6 +308,54 @@ pub fn settle(inv: &mut Invoice) {
                 }
             }
             _ => {}
+        }
+    }
+    // 3b. The same charges printed twice, each part closed by a total of
+    // the same amount (a summary page, then the detail page): the last
+    // part is counted, the earlier ones restate it.
+    let mut parts: Vec<(Vec<usize>, Decimal, Option<Decimal>)> = vec![(Vec::new(), Decimal::ZERO, None)];
+    for (i, l) in inv.lines.iter().enumerate() {
+        match &l.kind {
+            LineKind::Item(item) => {
+                let last = parts.last_mut().expect("one part at least");
+                last.0.push(i);
+                last.1 += item.amount.value;
+            }
+            LineKind::Summary(s) if s.kind == SummaryKind::Total => {
+                let last = parts.last_mut().expect("one part at least");
+                if !last.0.is_empty() {
+                    last.2 = Some(s.amount.value);
+                    parts.push((Vec::new(), Decimal::ZERO, None));
+                }
+            }
+            _ => {}
+        }
+    }
+    let closed: Vec<&(Vec<usize>, Decimal, Option<Decimal>)> =
+        parts.iter().filter(|p| p.2 == Some(p.1)).collect();
+    if let Some((last, earlier)) = closed.split_last() {
+        if parts.iter().all(|p| p.0.is_empty() || p.2.is_some()) {
+            let restated: Vec<usize> = earlier
+                .iter()
+                .filter(|p| p.1 == last.1)
+                .flat_map(|p| p.0.iter().copied())
+                .collect();
+            for i in restated {
+                inv.lines[i].kind = LineKind::Header(HeaderField::Restated);
+            }
+        }
+    }
+    // 3c. A summary box: an item line that restates the sum of two or more
+    // other items (`Stratus Service Charges  $2,161.85` above the detail).
+    let amounts: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
+    let all: Decimal = amounts.iter().sum();
+    if amounts.len() >= 3 {
+        if let Some(pos) = inv
+            .lines
+            .iter()
+            .position(|l| matches!(&l.kind, LineKind::Item(i) if all - i.amount.value == i.amount.value && !i.amount.value.is_zero()))
+        {
+            inv.lines[pos].kind = LineKind::Header(HeaderField::Restated);
         }
     }
     // 4. VAT included in gross items.
@@ -568,14 +607,29 @@ pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
         return Some((k, rate));
     }
     // `Commit discount`: a discount of some kind is a credit.
-    match words.last().and_then(|w| summary::kind(w)) {
-        Some(SummaryKind::Credit) => Some((SummaryKind::Credit, rate)),
+    if let Some(SummaryKind::Credit) = words.last().and_then(|w| summary::kind(w)) {
+        return Some((SummaryKind::Credit, rate));
+    }
+    // `TVA 20% payée sur les encaissements`: a tax label and its rate,
+    // then words about it.
+    match (words.first().and_then(|w| summary::kind(w)), rate) {
+        (Some(SummaryKind::Tax), Some(_)) => Some((SummaryKind::Tax, rate)),
         _ => None,
     }
 }
 
 /// A summary line: a known label, then an amount at the end.
 fn summary(line_no: u64, line: &str) -> Option<Summary> {
+    // `Somme à payer   29.99 € TTC`: the French "incl. tax" / "excl. tax"
+    // after the amount of a summary line.
+    let line = ["TTC", "HT"]
+        .iter()
+        .find_map(|m| {
+            line.trim_end()
+                .strip_suffix(m)
+                .filter(|l| l.ends_with(' '))
+        })
+        .unwrap_or(line);
     let (label, _, mut amount) = grammar::trailing_amount(line)?;
     let (label, (kind, rate)) = match summary_kind(label) {
         Some(k) => (label, k),

@@ -734,3 +734,26 @@ fn list_price_and_discount_columns_and_an_overview_above_the_detail() {
     assert_eq!((total, tax), (Some(d("410.68")), d("0")));
     assert_eq!(currency.as_deref(), Some("CNY"));
 }
+
+#[test]
+fn a_summary_page_and_a_detail_page_are_counted_once() {
+    // Page 1: categories HT / TVA / TTC (24.99 + 5.00 = 29.99; 0.00), their
+    // total; page 2: the detail line and the same total. Items: 29.99 once.
+    let text = "Abonnements, forfaits et options       24.99       5.00       29.99\n\
+                Communications                          0.00       0.00        0.00\n\
+                Total facture                          24.99       5.00       29.99\n\
+                TVA 20% payée sur les encaissements                5.00\n\
+                Somme à payer                                          29.99 € TTC\n\
+                \x0cDétail de votre consommation\n\
+                Free Haut Débit du 1er au 31 Juillet 2015                 29.99\n\
+                Total facture                          24.99                  29.99\n";
+    let inv = parse(text);
+    let items: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
+    assert_eq!(items, [d("29.99")]);
+    let due = inv.summaries().find(|s| s.label == "Somme à payer").unwrap();
+    assert_eq!((due.amount.value, due.amount.currency), (d("29.99"), Some("EUR")));
+    // The VAT (5.00) is included in the 29.99.
+    let (_, total, tax, currency) = figures(text);
+    assert_eq!((total, tax), (Some(d("29.99")), d("0")));
+    assert_eq!(currency.as_deref(), Some("EUR"));
+}
