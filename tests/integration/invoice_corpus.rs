@@ -29,12 +29,7 @@ use crate::common::*;
 /// Invoices billaudit does not read right yet, with the reason. The test
 /// checks that each of them still FAILS, so a fix has to move it out of
 /// this list (and the list cannot go stale).
-const KNOWN_FAILING: &[(&str, &str)] = &[
-    (
-        "FlipkartInvoice.txt",
-        "the item row spans 4 lines and its Tax(%) column wraps (`14.50%` / `CST`): no item line is read",
-    ),
-];
+const KNOWN_FAILING: &[(&str, &str)] = &[];
 
 /// The real invoices: `$BILLAUDIT_REAL_INVOICES` or `../shared/data/invoices`
 /// (a sibling of `real_data()`'s default). `None` when absent, which fails

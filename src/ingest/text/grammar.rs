@@ -132,7 +132,9 @@ pub fn leader(i: &str) -> IResult<&str, &str> {
     .parse(i)
 }
 
-const SYMBOLS: [&str; 9] = ["US$", "RMB¥", "$", "¥", "€", "£", "元", "₹", "円"];
+const SYMBOLS: [&str; 11] = [
+    "US$", "RMB¥", "$", "¥", "€", "£", "元", "₹", "円", "Rs.", "Rs",
+];
 const CODES: [&str; 13] = [
     "USD", "CNY", "RMB", "EUR", "GBP", "JPY", "CAD", "AUD", "HKD", "SGD", "INR", "CHF", "PLN",
 ];
@@ -231,6 +233,11 @@ pub fn read_money(text: &str) -> Option<Money> {
             owned = number.replace('円', "");
             owned.trim()
         }
+        // `Rs 40.00`, `Rs. 40.00`: the rupee written out.
+        None if number.contains("Rs") => {
+            owned = number.replacen("Rs.", "", 1).replacen("Rs", "", 1);
+            owned.trim()
+        }
         None => number,
     };
     let mut value = match parse_number(number, DecimalMark::Dot) {
@@ -251,6 +258,8 @@ pub fn read_money(text: &str) -> Option<Money> {
         if text.contains(s) {
             currency = if s == "円" {
                 Some("JPY")
+            } else if s.starts_with("Rs") {
+                Some("INR")
             } else {
                 currency_code(s.trim_start_matches("RMB"))
             };

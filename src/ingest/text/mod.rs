@@ -313,26 +313,28 @@ pub fn settle(inv: &mut Invoice) {
     // 3b. The same charges printed twice, each part closed by a total of
     // the same amount (a summary page, then the detail page): the last
     // part is counted, the earlier ones restate it.
-    let mut parts: Vec<(Vec<usize>, Decimal, Option<Decimal>)> = vec![(Vec::new(), Decimal::ZERO, None)];
+    // Each part: its item lines, their sum, the total that closes it.
+    type Part = (Vec<usize>, Decimal, Option<Decimal>);
+    let mut parts: Vec<Part> = Vec::new();
+    let mut open: Part = (Vec::new(), Decimal::ZERO, None);
     for (i, l) in inv.lines.iter().enumerate() {
         match &l.kind {
             LineKind::Item(item) => {
-                let last = parts.last_mut().expect("one part at least");
-                last.0.push(i);
-                last.1 += item.amount.value;
+                open.0.push(i);
+                open.1 += item.amount.value;
             }
-            LineKind::Summary(s) if s.kind == SummaryKind::Total => {
-                let last = parts.last_mut().expect("one part at least");
-                if !last.0.is_empty() {
-                    last.2 = Some(s.amount.value);
-                    parts.push((Vec::new(), Decimal::ZERO, None));
-                }
+            LineKind::Summary(s) if s.kind == SummaryKind::Total && !open.0.is_empty() => {
+                open.2 = Some(s.amount.value);
+                parts.push(std::mem::replace(
+                    &mut open,
+                    (Vec::new(), Decimal::ZERO, None),
+                ));
             }
             _ => {}
         }
     }
-    let closed: Vec<&(Vec<usize>, Decimal, Option<Decimal>)> =
-        parts.iter().filter(|p| p.2 == Some(p.1)).collect();
+    parts.push(open);
+    let closed: Vec<&Part> = parts.iter().filter(|p| p.2 == Some(p.1)).collect();
     if let Some((last, earlier)) = closed.split_last() {
         if parts.iter().all(|p| p.0.is_empty() || p.2.is_some()) {
             let restated: Vec<usize> = earlier
@@ -357,6 +359,15 @@ pub fn settle(inv: &mut Invoice) {
         {
             inv.lines[pos].kind = LineKind::Header(HeaderField::Restated);
         }
+    }
+    // 5 (runs whatever 4 finds). No currency on any amount or in the
+    // header: the first currency mark beside a number in a line that is not
+    // understood (a note: `Promotional Discount of Rs -40.00,`) names it.
+    if inv.currency().is_none() {
+        inv.inferred_currency = inv.lines.iter().find_map(|l| match &l.kind {
+            LineKind::Unparsed(u) => noted_currency(&u.text),
+            _ => None,
+        });
     }
     // 4. VAT included in gross items.
     let Some(total) = inv
@@ -385,6 +396,28 @@ pub fn settle(inv: &mut Invoice) {
             }
         }
     }
+}
+
+/// The currency of the first amount with a currency mark in a text.
+fn noted_currency(text: &str) -> Option<String> {
+    let mut prev_space = true;
+    text.char_indices().find_map(|(i, c)| {
+        let start = prev_space && !c.is_whitespace();
+        prev_space = c.is_whitespace();
+        if !start {
+            return None;
+        }
+        // At most two words (`Rs -40.00`), without the punctuation after.
+        let rest = &text[i..];
+        let end = rest
+            .char_indices()
+            .filter(|(_, c)| c.is_whitespace())
+            .nth(1)
+            .map_or(rest.len(), |(j, _)| j);
+        let word = rest[..end].trim_end_matches([',', ';', '.', ')']);
+        let (_, m) = grammar::money(word).ok()?;
+        m.currency.map(str::to_string)
+    })
 }
 
 /// Currencies without a minor unit: their amounts are whole numbers.
@@ -624,11 +657,7 @@ fn summary(line_no: u64, line: &str) -> Option<Summary> {
     // after the amount of a summary line.
     let line = ["TTC", "HT"]
         .iter()
-        .find_map(|m| {
-            line.trim_end()
-                .strip_suffix(m)
-                .filter(|l| l.ends_with(' '))
-        })
+        .find_map(|m| line.trim_end().strip_suffix(m).filter(|l| l.ends_with(' ')))
         .unwrap_or(line);
     let (label, _, mut amount) = grammar::trailing_amount(line)?;
     let (label, (kind, rate)) = match summary_kind(label) {
@@ -858,6 +887,14 @@ fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextIte
         let money_before = cells[..p].iter().filter(|c| is_money(c)).count();
         if money_before >= 2 && cells.len() == p + 2 && is_money(cells[p + 1]) {
             cells.truncate(p);
+        } else if money_before >= 1
+            && cells.len() == p + 3
+            && is_money(cells[p + 1])
+            && is_money(cells[p + 2])
+        {
+            // `278.61   14.50%   40.39   319.00`: price, rate, the line's
+            // tax, the amount.
+            cells.drain(p..p + 2);
         } else if p > 0 {
             cells.remove(p);
         }

@@ -531,6 +531,15 @@ fn a_vat_rate_column_is_skipped_and_a_line_vat_after_it_is_not_the_amount() {
     let i =
         item("  4718755045813 BenQ RL2455HM     1     € 156,20      € 156,20     21%     € 32,80");
     assert_eq!(i.amount.value, d("156.20"));
+    // Flipkart: quantity, price, rate, the line's tax, the amount incl. tax
+    // (278.61 + 40.39 = 319.00).
+    let i =
+        item("Memory cards    SanDisk Ultra 16 GB    1     278.61     14.50%     40.39     319.00");
+    assert_eq!(
+        (i.quantity, i.unit_price),
+        (Some(d("1")), Some(d("278.61")))
+    );
+    assert_eq!(i.amount.value, d("319.00"));
     // Saeco: price, rate, quantity with unit, amount.
     let i = item(" E103184    Onderhoudsset CA6707/10    49,99     21 %     1 PCS     49,99");
     assert_eq!((i.quantity, i.unit_price), (Some(d("1")), Some(d("49.99"))));
@@ -723,13 +732,21 @@ fn list_price_and_discount_columns_and_an_overview_above_the_detail() {
     assert_eq!(
         items,
         [
-            ("云服务器 ECS 实例 ecs.g7.large 1个月(包年包月)".to_string(), d("349.20")),
+            (
+                "云服务器 ECS 实例 ecs.g7.large 1个月(包年包月)".to_string(),
+                d("349.20")
+            ),
             ("对象存储 OSS 标准存储容量".to_string(), d("61.48")),
         ]
     );
     // The voucher is applied to the amount due, not a discount; the tax
     // (410.68 - 410.68 / 1.06 = 23.25) is included.
-    assert_eq!(inv.summaries().filter(|s| s.kind == SummaryKind::Credit).count(), 0);
+    assert_eq!(
+        inv.summaries()
+            .filter(|s| s.kind == SummaryKind::Credit)
+            .count(),
+        0
+    );
     let (_, total, tax, currency) = figures(text);
     assert_eq!((total, tax), (Some(d("410.68")), d("0")));
     assert_eq!(currency.as_deref(), Some("CNY"));
@@ -750,10 +767,31 @@ fn a_summary_page_and_a_detail_page_are_counted_once() {
     let inv = parse(text);
     let items: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
     assert_eq!(items, [d("29.99")]);
-    let due = inv.summaries().find(|s| s.label == "Somme à payer").unwrap();
-    assert_eq!((due.amount.value, due.amount.currency), (d("29.99"), Some("EUR")));
+    let due = inv
+        .summaries()
+        .find(|s| s.label == "Somme à payer")
+        .unwrap();
+    assert_eq!(
+        (due.amount.value, due.amount.currency),
+        (d("29.99"), Some("EUR"))
+    );
     // The VAT (5.00) is included in the 29.99.
     let (_, total, tax, currency) = figures(text);
     assert_eq!((total, tax), (Some(d("29.99")), d("0")));
     assert_eq!(currency.as_deref(), Some("EUR"));
+}
+
+#[test]
+fn a_currency_named_only_in_a_note() {
+    // The rupee sign of the PDF is not in the text layer; the only currency
+    // text is `Rs` in a note under the item.
+    let text = "Product    Title    Qty    Price    Total\n\
+                Memory cards    SanDisk Ultra 16 GB    1    278.61    319.00\n\
+                ACCEA5E3GPBQJ9P9    Price is inclusive of Promotional Discount of Rs -40.00,\n\
+                Grand Total    319.00\n";
+    let (items, total, _, currency) = figures(text);
+    assert_eq!((items, total), (d("319.00"), Some(d("319.00"))));
+    assert_eq!(currency.as_deref(), Some("INR"));
+    let m = all_consuming(grammar::money).parse("Rs. 40.00").unwrap().1;
+    assert_eq!((m.value, m.currency), (d("40.00"), Some("INR")));
 }
