@@ -15,7 +15,9 @@
 //!   `stated_total` too: on a net invoice the VAT line is a tax item and an
 //!   invoice-level discount a credit item; on a gross invoice the VAT is
 //!   included in the items and is not added again;
-//! - the currency equals `currency`.
+//! - the currency equals `currency`;
+//! - no `subtotal-mismatch` or `total-mismatch` is raised (the invoices are
+//!   correct, so a mismatch means a figure was misread).
 //!
 //! Every mismatch of every invoice is reported in one failure message.
 
@@ -128,6 +130,12 @@ fn mismatches(e: &Expected) -> Vec<String> {
             "computed total {total} (tax {}, credit {}) != stated total {}",
             b.totals.tax, b.totals.credit, e.stated_total
         ));
+    }
+    // A correct invoice read right states figures that match its lines.
+    for f in &b.findings {
+        if f.code == "subtotal-mismatch" || f.code == "total-mismatch" {
+            out.push(format!("{} at line {:?}: {}", f.code, f.line, f.message));
+        }
     }
     if b.currency.as_deref() != Some(e.currency.as_str()) {
         out.push(format!("currency {:?} != {}", b.currency, e.currency));

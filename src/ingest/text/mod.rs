@@ -310,6 +310,34 @@ pub fn settle(inv: &mut Invoice) {
             _ => {}
         }
     }
+    // 3a. A subtotal with items after it closes a section (`小计` under
+    // each product); a subtotal after a discount is the net after it
+    // (`Total excluding tax`): neither is the invoice's subtotal.
+    // The last section's subtotal (no items after it) is one too when it
+    // is the sum of its own section only.
+    let mut credit_seen = false;
+    let mut sections = 0;
+    let mut section_sum = Decimal::ZERO;
+    let last_item = inv
+        .lines
+        .iter()
+        .rposition(|l| matches!(l.kind, LineKind::Item(_)));
+    for (i, l) in inv.lines.iter_mut().enumerate() {
+        match &l.kind {
+            LineKind::Item(item) => section_sum += item.amount.value,
+            LineKind::Summary(s) if s.kind == SummaryKind::Credit => credit_seen = true,
+            LineKind::Summary(s) if s.kind == SummaryKind::Subtotal => {
+                let items_after = last_item.is_some_and(|j| j > i);
+                let last_section = sections > 0 && s.amount.value == section_sum;
+                if items_after || last_section || credit_seen {
+                    sections += usize::from(items_after);
+                    l.kind = LineKind::Header(HeaderField::Restated);
+                }
+                section_sum = Decimal::ZERO;
+            }
+            _ => {}
+        }
+    }
     // 3b. The same charges printed twice, each part closed by a total of
     // the same amount (a summary page, then the detail page): the last
     // part is counted, the earlier ones restate it.
@@ -390,8 +418,16 @@ pub fn settle(inv: &mut Invoice) {
         .map(|s| s.amount.value)
         .sum();
     if lines == total && !tax.is_zero() {
+        // The net figure (`不含税金额 840.40` = 890.82 - 50.42) restates too.
         for l in &mut inv.lines {
-            if matches!(&l.kind, LineKind::Summary(s) if s.kind == SummaryKind::Tax) {
+            let restated = match &l.kind {
+                LineKind::Summary(s) => {
+                    s.kind == SummaryKind::Tax
+                        || (s.kind == SummaryKind::Subtotal && s.amount.value == total - tax)
+                }
+                _ => false,
+            };
+            if restated {
                 l.kind = LineKind::Header(HeaderField::Restated);
             }
         }
@@ -892,9 +928,10 @@ fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextIte
             && is_money(cells[p + 1])
             && is_money(cells[p + 2])
         {
-            // `278.61   14.50%   40.39   319.00`: price, rate, the line's
-            // tax, the amount.
-            cells.drain(p..p + 2);
+            // `278.61   14.50%   40.39   319.00`: net price, rate, the
+            // line's tax, the gross amount. The net price times the
+            // quantity is not the amount, so it is not kept as the rate.
+            cells.drain(p - 1..p + 2);
         } else if p > 0 {
             cells.remove(p);
         }
@@ -944,7 +981,13 @@ fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextIte
                 kinds.pop();
             }
         }
+        let before = kinds.len();
         kinds.retain(|(_, k)| !matches!(k, CellKind::Number(_)));
+        // A discount column between the description and the price: the
+        // price times the quantity is not the amount.
+        if kinds.len() < before {
+            lead_price = None;
+        }
     }
 
     // A wide table (`l  54,910  5,79  1,10  5,77  257,59  23  59,24  316,83`):

@@ -535,10 +535,8 @@ fn a_vat_rate_column_is_skipped_and_a_line_vat_after_it_is_not_the_amount() {
     // (278.61 + 40.39 = 319.00).
     let i =
         item("Memory cards    SanDisk Ultra 16 GB    1     278.61     14.50%     40.39     319.00");
-    assert_eq!(
-        (i.quantity, i.unit_price),
-        (Some(d("1")), Some(d("278.61")))
-    );
+    // The net price is not kept: 1 x 278.61 is not the gross 319.00.
+    assert_eq!((i.quantity, i.unit_price), (Some(d("1")), None));
     assert_eq!(i.amount.value, d("319.00"));
     // Saeco: price, rate, quantity with unit, amount.
     let i = item(" E103184    Onderhoudsset CA6707/10    49,99     21 %     1 PCS     49,99");
@@ -698,7 +696,9 @@ fn position_and_quantity_before_the_description_and_carried_sums() {
         [
             (Some(d("1")), Some(d("46.41")), d("46.41")),
             (Some(d("1.35")), Some(d("1.00")), d("1.35")),
-            (Some(d("1")), Some(d("1165.56")), d("1049.00")),
+            // 1 x 1165.56 less the 10 % of the discount column: the price
+            // is not kept, so line-arithmetic does not report it.
+            (Some(d("1")), None, d("1049.00")),
         ]
     );
     // 46.41 + 1.35 + 1049.00 = 1096.76; x 0.19 = 208.3844 -> 208.38; 1305.14.
@@ -794,4 +794,36 @@ fn a_currency_named_only_in_a_note() {
     assert_eq!(currency.as_deref(), Some("INR"));
     let m = all_consuming(grammar::money).parse("Rs. 40.00").unwrap().1;
     assert_eq!((m.value, m.currency), (d("40.00"), Some("INR")));
+}
+
+/// The stated subtotal that is checked: the last one left a summary.
+fn stated_subtotal(text: &str) -> Option<Decimal> {
+    parse(text)
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Subtotal)
+        .last()
+        .map(|s| s.amount.value)
+}
+
+#[test]
+fn section_subtotals_and_the_net_after_a_discount_are_not_the_subtotal() {
+    // 小计 under each product: 349.20 + 50.00 = 399.20; 90.00; the invoice
+    // has no subtotal of its own.
+    let text = "云服务器 ECS    实例    ¥349.20\n\
+                \x20   ESSD云盘    50.00元\n\
+                小计：   ¥399.20\n\
+                短信服务    国内验证码短信    90.00元\n\
+                小计：   ¥90.00\n\
+                合计：   ¥489.20\n";
+    assert_eq!(stated_subtotal(text), None);
+    // `Total excluding tax` after the discount is the net after it:
+    // 1736.67 - 98.67 = 1638.00; the subtotal checked is 1736.67.
+    let text = "H100    41.25 h    $23.92    $986.70\nA100    $749.97\n\
+                Subtotal   $1,736.67\nDiscount   -$98.67\n\
+                Total excluding tax   $1,638.00\nTotal   $1,638.00\n";
+    assert_eq!(stated_subtotal(text), Some(d("1736.67")));
+    // VAT included in gross items: the net figure restates too
+    // (106.00 - 6.00 = 100.00).
+    let text = "GPU    ¥106.00\n合计：   ¥106.00\n不含税金额   ¥100.00\n税额（6%）   ¥6.00\n";
+    assert_eq!(stated_subtotal(text), None);
 }
