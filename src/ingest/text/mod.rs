@@ -103,6 +103,10 @@ pub enum HeaderField {
     /// amounts (`BTW 21%  € 124,61`), a sum carried between pages. See
     /// [`settle`].
     Restated,
+    /// A description that runs onto the next line, indented under the
+    /// item's description (`  instance gpu-8x-h100-a - us-east-3`): joined
+    /// to the item's description.
+    Continuation,
     /// A payment, a balance or a credit applied after the total
     /// (`Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`,
     /// `现金支付  ¥790.82`): not a charge and not the total.
@@ -202,6 +206,8 @@ pub fn parse(text: &str) -> Invoice {
 /// 1. a summary label alone on its line, with its amount on the next line
 ///    after a bracketed note (`Commit discount COMMIT10` /
 ///    `(10% off $986.70)   -$98.67`), is one summary line;
+///    a line without an amount indented under an item's description
+///    continues it ([`HeaderField::Continuation`]);
 /// 2. indented sub-lines of a charge (`Charges`, `Credits`, `VAT`) tell
 ///    its parts, and an indented `Incl. ...` line under an item is a part
 ///    already included in it ([`HeaderField::Restated`]);
@@ -246,6 +252,36 @@ pub fn settle(inv: &mut Invoice) {
         };
         prev.kind = LineKind::Header(HeaderField::Other);
         cur.kind = LineKind::Summary(s);
+    }
+    // 1b. A description that runs onto the following lines: lines without
+    // an amount, right under an item, indented under its description (or
+    // further in when the description starts the line).
+    let mut open: Option<(usize, usize, u64)> = None;
+    for i in 0..inv.lines.len() {
+        let line = inv.lines[i].line;
+        match &inv.lines[i].kind {
+            LineKind::Item(item) => open = Some((i, item.column, line)),
+            LineKind::Unparsed(u) => {
+                let joins = open.is_some_and(|(_, col, last)| {
+                    line == last + 1
+                        && (u.column > col || (u.column == col && col > 1))
+                        && grammar::trailing_amount(&u.text).is_none()
+                });
+                match open {
+                    Some((at, col, _)) if joins => {
+                        let text = u.text.clone();
+                        if let LineKind::Item(item) = &mut inv.lines[at].kind {
+                            item.description.push(' ');
+                            item.description.push_str(&text);
+                        }
+                        inv.lines[i].kind = LineKind::Header(HeaderField::Continuation);
+                        open = Some((at, col, line));
+                    }
+                    _ => open = None,
+                }
+            }
+            _ => open = None,
+        }
     }
     // 2. A charge restated by indented sub-lines (`Charges`, `Credits`,
     // `VAT`): the sub-lines tell its parts and are not counted again.

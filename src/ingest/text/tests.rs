@@ -827,3 +827,32 @@ fn section_subtotals_and_the_net_after_a_discount_are_not_the_subtotal() {
     let text = "GPU    ¥106.00\n合计：   ¥106.00\n不含税金额   ¥100.00\n税额（6%）   ¥6.00\n";
     assert_eq!(stated_subtotal(text), None);
 }
+
+#[test]
+fn descriptions_that_run_onto_the_next_lines() {
+    let text = "Description        Qty    Unit price    Amount\n\
+                8x H100 SXM 80GB (on-demand)    41.25 h    $23.92    $986.70\n\
+                \x20 instance gpu-8x-h100-a - us-east-3\n\
+                \x20 Oct 3, 2026 09:15 - Oct 4, 2026 01:30 (16h 15m)\n\
+                Egress to internet (see attached usage report)\n\
+                1          1     Dedicated Root Server AX42     46,41     46,41\n\
+                \x20                Grundgebühr pro Einheit\n";
+    let inv = parse(text);
+    let d: Vec<&str> = inv.items().map(|i| i.description.as_str()).collect();
+    assert_eq!(
+        d,
+        [
+            "8x H100 SXM 80GB (on-demand) instance gpu-8x-h100-a - us-east-3 Oct 3, 2026 09:15 - Oct 4, 2026 01:30 (16h 15m)",
+            "Dedicated Root Server AX42 Grundgebühr pro Einheit",
+        ]
+    );
+    // A line at the item's own column (where a new charge would start) is
+    // not joined: it is reported.
+    let unparsed: Vec<u64> = inv
+        .lines
+        .iter()
+        .filter(|l| matches!(l.kind, LineKind::Unparsed(_)))
+        .map(|l| l.line)
+        .collect();
+    assert_eq!(unparsed, [5]);
+}
