@@ -215,8 +215,8 @@ pub fn parse(text: &str) -> Invoice {
 ///    ([`HeaderField::Payment`]) and, after a payment or such a credit, an
 ///    amount due is what is left to pay: the stated total is the invoice
 ///    total; the same charges printed twice, each part closed by a total
-///    of the same amount, are counted once (the last part); an item line
-///    that is the sum of two or more other items is a summary box;
+///    of the same amount, are counted once (the last part: a summary box
+///    closed by its total, then the detail closed by the same total);
 /// 4. when the items (with their discounts) already add up to the last
 ///    stated total, the VAT lines state the VAT included in them (gross
 ///    prices, as shops print them) and are not added again.
@@ -409,19 +409,6 @@ pub fn settle(inv: &mut Invoice) {
             for i in restated {
                 inv.lines[i].kind = LineKind::Header(HeaderField::Restated);
             }
-        }
-    }
-    // 3c. A summary box: an item line that restates the sum of two or more
-    // other items (`Stratus Service Charges  $2,161.85` above the detail).
-    let amounts: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
-    let all: Decimal = amounts.iter().sum();
-    if amounts.len() >= 3 {
-        if let Some(pos) = inv
-            .lines
-            .iter()
-            .position(|l| matches!(&l.kind, LineKind::Item(i) if all - i.amount.value == i.amount.value && !i.amount.value.is_zero()))
-        {
-            inv.lines[pos].kind = LineKind::Header(HeaderField::Restated);
         }
     }
     // 5 (runs whatever 4 finds). No currency on any amount or in the

@@ -856,3 +856,11 @@ fn descriptions_that_run_onto_the_next_lines() {
         .collect();
     assert_eq!(unparsed, [5]);
 }
+
+#[test]
+fn an_item_equal_to_the_sum_of_the_others_is_still_an_item() {
+    // 10.00 = 5.00 + 5.00 by chance; all three are charges: 20.00.
+    let text = "GPU    10.00\nStorage    5.00\nEgress    5.00\nTotal    20.00\n";
+    let (items, total, _, _) = figures(text);
+    assert_eq!((items, total), (d("20.00"), Some(d("20.00"))));
+}
