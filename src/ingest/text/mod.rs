@@ -399,8 +399,15 @@ pub fn settle(inv: &mut Invoice) {
     }
     parts.push(open);
     let closed: Vec<&Part> = parts.iter().filter(|p| p.2 == Some(p.1)).collect();
+    // Each part is the whole invoice: its total is the invoice's last one
+    // (sections of equal sums under a grand total are not repeats).
+    let invoice_total = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Total)
+        .last()
+        .map(|s| s.amount.value);
     if let Some((last, earlier)) = closed.split_last() {
-        if parts.iter().all(|p| p.0.is_empty() || p.2.is_some()) {
+        if parts.iter().all(|p| p.0.is_empty() || p.2.is_some()) && invoice_total == Some(last.1) {
             let restated: Vec<usize> = earlier
                 .iter()
                 .filter(|p| p.1 == last.1)

@@ -864,3 +864,12 @@ fn an_item_equal_to_the_sum_of_the_others_is_still_an_item() {
     let (items, total, _, _) = figures(text);
     assert_eq!((items, total), (d("20.00"), Some(d("20.00"))));
 }
+
+#[test]
+fn sections_of_equal_sums_under_a_grand_total_are_not_repeats() {
+    // Two sections of 50.00 each, then the grand total 50.00 + 50.00 = 100.00.
+    let text =
+        "GPU    50.00\nTotal    50.00\nStorage    50.00\nTotal    50.00\nGrand total    100.00\n";
+    let (items, total, _, _) = figures(text);
+    assert_eq!((items, total), (d("100.00"), Some(d("100.00"))));
+}
