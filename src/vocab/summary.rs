@@ -220,11 +220,9 @@ pub const CARRIED: &[&str] = &[
     "carry forward",
     // German
     "übertrag",
-    // French
-    "report",
+    // French (`report` alone is also an English word: not taken)
     "à reporter",
-    // Dutch
-    "transport",
+    "report à nouveau",
 ];
 
 /// The parts an indented sub-line of a charge names (`Charges`, then the
@@ -488,6 +486,33 @@ mod tests {
             assert_eq!(*l, normalise(l), "`{l}` is not normalised");
             assert!(l.len() <= 24, "`{l}` is too long for MAX_LABEL_BYTES");
             assert!(kind(l).is_some(), "`{l}`");
+        }
+    }
+
+    #[test]
+    fn amounts_due_payments_carried_sums_and_breakdowns() {
+        for l in [
+            "Amount due",
+            "Te betalen",
+            "Somme à payer",
+            "本期应付金额",
+            "TOTAL AMOUNT DUE",
+        ] {
+            assert!(is_due(l), "{l}");
+            assert_eq!(kind(l), Some(Total), "{l}");
+        }
+        assert!(!is_due("Total"));
+        for l in ["Applied balance", "Betaald met iDeal", "现金支付", "Paid"] {
+            assert!(is_payment(l), "{l}");
+            assert_eq!(kind(l), None, "{l}: a payment is no summary kind");
+        }
+        assert!(!is_payment("Payment processing fee"));
+        assert!(is_carried("Übertrag") && is_carried("Carried forward"));
+        // Item words are not carried sums.
+        assert!(!is_carried("Transport") && !is_carried("Report"));
+        assert!(is_breakdown("Charges") && !is_breakdown("Stratus Service Charges"));
+        for l in PAYMENT.iter().chain(CARRIED).chain(BREAKDOWN) {
+            assert_eq!(*l, normalise(l), "`{l}` is not normalised");
         }
     }
 
