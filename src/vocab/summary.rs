@@ -37,22 +37,26 @@ pub const SUBTOTAL: &[&str] = &[
     "total before tax",
     "total excluding tax",
     "total excl. tax",
+    "total net",
     // Chinese
     "小计",
     "小计金额",
     "不含税金额",
     // German
     "zwischensumme",
+    "summe ohne mwst",
     "nettobetrag",
     "summe netto",
     // French
     "sous-total",
     "sous total",
     "total ht",
-    // Japanese
+    // Japanese (`10%対象（税抜）`: the amount subject to 10% tax, before it)
     "小計",
+    "対象",
     // Dutch (Spanish `subtotal` is the English word)
     "subtotaal",
+    "totaal exclusief btw",
 ];
 
 /// Tax labels, by language.
@@ -124,12 +128,9 @@ pub const TOTAL: &[&str] = &[
     // English
     "total",
     "grand total",
-    "total due",
-    "amount due",
-    "balance due",
     "total amount",
-    "total amount due",
     "invoice total",
+    "total for this invoice",
     "total charges",
     // Chinese
     "合计",
@@ -139,7 +140,6 @@ pub const TOTAL: &[&str] = &[
     "应付金额",
     "应付总额",
     "价税合计",
-    "本期应付",
     // German
     "summe",
     "gesamtsumme",
@@ -148,6 +148,7 @@ pub const TOTAL: &[&str] = &[
     // French
     "total ttc",
     "montant total",
+    "total facture",
     // Japanese
     "合計",
     "ご請求金額",
@@ -155,16 +156,107 @@ pub const TOTAL: &[&str] = &[
     // Dutch
     "totaal",
     "totaalbedrag",
+    "factuur totaal",
+    "bedrag inclusief btw",
     // Spanish (`total` is the English word)
     "importe total",
+    // Polish
+    "razem",
+    "należność ogółem",
 ];
 
+/// Total labels that name what is left to pay: the total, unless a payment
+/// or an applied credit stands before them (`Total  209.94`, `Applied
+/// balance  -20.00`, `Amount due  189.94`), when they are the amount due
+/// after it and the invoice total is the total before (see
+/// [`crate::ingest::text`]). Their kind is [`SummaryKind::Total`].
+pub const DUE: &[&str] = &[
+    // English
+    "total due",
+    "amount due",
+    "balance due",
+    "total amount due",
+    // Chinese
+    "本期应付",
+    "本期应付金额",
+    // French
+    "somme à payer",
+    "net à payer",
+    // Dutch
+    "te betalen",
+];
+
+/// Payments and balances applied to an invoice after its total: not
+/// charges and not the total (`Applied balance`, `Betaald met iDeal`,
+/// `现金支付`). Not a [`SummaryKind`]: a CSV never has them; the text reader
+/// keeps them out of the items.
+pub const PAYMENT: &[&str] = &[
+    // English
+    "applied balance",
+    "amount paid",
+    "paid",
+    "payment",
+    "payments",
+    "payment received",
+    "remaining balance",
+    // Chinese
+    "现金支付",
+    "已支付",
+    "账户余额",
+    // German
+    "bezahlt",
+    // French
+    "déjà payé",
+    // Dutch
+    "betaald",
+    "betaald met ideal",
+];
+
+/// Sums carried from one page to the next: restated, not charged.
+pub const CARRIED: &[&str] = &[
+    // English
+    "carried forward",
+    "brought forward",
+    "carry forward",
+    // German
+    "übertrag",
+    // French (`report` alone is also an English word: not taken)
+    "à reporter",
+    "report à nouveau",
+];
+
+/// The parts an indented sub-line of a charge names (`Charges`, then the
+/// `Credits` and `VAT` of the same service): besides the tax and credit
+/// labels above, these.
+pub const BREAKDOWN: &[&str] = &["charges", "charge", "usage", "usage charges", "fees"];
+
+/// True when a label names a sum carried between pages ([`CARRIED`]).
+pub fn is_carried(label: &str) -> bool {
+    label_in(&normalise(label), CARRIED)
+}
+
+/// True when a label names a part of a charge ([`BREAKDOWN`]).
+pub fn is_breakdown(label: &str) -> bool {
+    label_in(&normalise(label), BREAKDOWN)
+}
+
+/// True when a label names an amount left to pay ([`DUE`]).
+pub fn is_due(label: &str) -> bool {
+    label_in(&normalise(label), DUE)
+}
+
+/// True when a label names a payment or applied balance ([`PAYMENT`]).
+pub fn is_payment(label: &str) -> bool {
+    label_in(&normalise(label), PAYMENT)
+}
+
 /// The tables in the order they are tried.
-const KINDS: [(SummaryKind, &[&str]); 4] = [
+const KINDS: [(SummaryKind, &[&str]); 5] = [
     (SummaryKind::Subtotal, SUBTOTAL),
     (SummaryKind::Tax, TAX),
     (SummaryKind::Credit, CREDIT),
     (SummaryKind::Total, TOTAL),
+    (SummaryKind::Total, DUE),
 ];
 
 /// The longest normalised label looked up, in bytes: room for a bilingual
@@ -394,6 +486,33 @@ mod tests {
             assert_eq!(*l, normalise(l), "`{l}` is not normalised");
             assert!(l.len() <= 24, "`{l}` is too long for MAX_LABEL_BYTES");
             assert!(kind(l).is_some(), "`{l}`");
+        }
+    }
+
+    #[test]
+    fn amounts_due_payments_carried_sums_and_breakdowns() {
+        for l in [
+            "Amount due",
+            "Te betalen",
+            "Somme à payer",
+            "本期应付金额",
+            "TOTAL AMOUNT DUE",
+        ] {
+            assert!(is_due(l), "{l}");
+            assert_eq!(kind(l), Some(Total), "{l}");
+        }
+        assert!(!is_due("Total"));
+        for l in ["Applied balance", "Betaald met iDeal", "现金支付", "Paid"] {
+            assert!(is_payment(l), "{l}");
+            assert_eq!(kind(l), None, "{l}: a payment is no summary kind");
+        }
+        assert!(!is_payment("Payment processing fee"));
+        assert!(is_carried("Übertrag") && is_carried("Carried forward"));
+        // Item words are not carried sums.
+        assert!(!is_carried("Transport") && !is_carried("Report"));
+        assert!(is_breakdown("Charges") && !is_breakdown("Stratus Service Charges"));
+        for l in PAYMENT.iter().chain(CARRIED).chain(BREAKDOWN) {
+            assert_eq!(*l, normalise(l), "`{l}` is not normalised");
         }
     }
 

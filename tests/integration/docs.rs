@@ -40,13 +40,14 @@ fn docs_output_formats_states_the_html_limits_the_code_uses() {
 
 #[test]
 fn docs_formats_lists_every_summary_label_of_the_shared_table() {
-    use billaudit::vocab::summary::{CREDIT, SUBTOTAL, TAX, TOTAL};
+    use billaudit::vocab::summary::{CREDIT, DUE, SUBTOTAL, TAX, TOTAL};
     let doc = std::fs::read_to_string(root().join("docs/formats.md")).unwrap();
     for (kind, set) in [
         ("subtotal", SUBTOTAL),
         ("tax", TAX),
         ("credit", CREDIT),
         ("total", TOTAL),
+        ("total", DUE),
     ] {
         let row = doc
             .lines()

@@ -16,6 +16,7 @@ mod gpu_checks;
 mod headers;
 mod hostile;
 mod html;
+mod invoice_corpus;
 mod oracles;
 mod parallel;
 mod parts;

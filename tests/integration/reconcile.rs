@@ -5,11 +5,27 @@
 
 use crate::common::{audit_json, codes, run, stderr, stdout};
 
-const RESTATED: &str = "tests/data/reconcile/restated-charges.txt";
+const RESTATED: &str = "tests/data/reconcile/usage-breakdown.txt";
+const CHARGES: &str = "tests/data/reconcile/restated-charges.txt";
 const AGREES: &str = "tests/data/reconcile/agrees.txt";
 
 /// A layout the reader does not know: each service line is followed by an
-/// indented `Charges` line restating its amount, and both are read as items.
+/// indented per-resource usage line restating its amount (`gpu-node-01
+/// 400 h @ 3.00   1,200.00`), and both are read as items.
+/// The layout, which the reader now knows: a service line followed by
+/// an indented `Charges` line restating it is one item.
+/// 1,200.00 + 300.00 + 45.50 = 1,545.50, the stated `Total`.
+#[test]
+fn a_service_line_restated_by_its_charges_line_is_one_item() {
+    let (r, out) = audit_json(&[CHARGES]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let b = &r.bills[0];
+    assert_eq!(b.line_items, 3);
+    assert_eq!(b.total, "1545.50");
+    assert_eq!(b.stated_total.as_deref(), Some("1545.50"));
+    assert!(!codes(b).contains(&"parse-double-counted".to_string()));
+}
+
 #[test]
 fn items_read_twice_are_reported_not_passed() {
     let (r, out) = audit_json(&[RESTATED]);

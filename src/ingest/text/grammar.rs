@@ -132,15 +132,17 @@ pub fn leader(i: &str) -> IResult<&str, &str> {
     .parse(i)
 }
 
-const SYMBOLS: [&str; 8] = ["US$", "RMB¥", "$", "¥", "€", "£", "元", "₹"];
-const CODES: [&str; 12] = [
-    "USD", "CNY", "RMB", "EUR", "GBP", "JPY", "CAD", "AUD", "HKD", "SGD", "INR", "CHF",
+const SYMBOLS: [&str; 11] = [
+    "US$", "RMB¥", "$", "¥", "€", "£", "元", "₹", "円", "Rs.", "Rs",
+];
+const CODES: [&str; 13] = [
+    "USD", "CNY", "RMB", "EUR", "GBP", "JPY", "CAD", "AUD", "HKD", "SGD", "INR", "CHF", "PLN",
 ];
 
 /// A currency symbol or code, as a prefix or suffix of an amount.
 fn currency_mark(i: &str) -> IResult<&str, &str> {
     // Most calls see a digit or a space: answer those without trying every tag.
-    if !i.starts_with(|c: char| c.is_ascii_alphabetic() || "$¥€£元₹".contains(c)) {
+    if !i.starts_with(|c: char| c.is_ascii_alphabetic() || "$¥€£元₹円".contains(c)) {
         return Err(nom::Err::Error(nom::error::Error::new(
             i,
             nom::error::ErrorKind::Tag,
@@ -189,7 +191,8 @@ fn digits(i: &str) -> IResult<&str, &str> {
 
 /// The text of an amount: optional bracket or sign, optional currency mark,
 /// digits, optional currency mark. `$1,234.50`, `-¥5.00`, `(10.00)`,
-/// `36.00 元`, `USD 12.00`, `€-3.10`.
+/// `36.00 元`, `USD 12.00`, `€-3.10`, and a minus right after the amount
+/// (`€ 189,00-`, as Dutch and German invoices print a payment or credit).
 pub fn money_text(i: &str) -> IResult<&str, &str> {
     let sign = |i| alt((tag("-"), tag("+"))).parse(i);
     recognize((
@@ -200,6 +203,7 @@ pub fn money_text(i: &str) -> IResult<&str, &str> {
         digits,
         opt((space0, currency_mark)),
         opt(char(')')),
+        opt(alt((tag(" -"), tag("-")))),
     ))
     .parse(i)
 }
@@ -207,25 +211,64 @@ pub fn money_text(i: &str) -> IResult<&str, &str> {
 /// Reads a recognised number with the crate's number reader. A decimal comma
 /// is accepted when the dot reading is ambiguous (`12,50 €`).
 pub fn read_money(text: &str) -> Option<Money> {
-    let value = match parse_number(text, DecimalMark::Dot) {
+    let original = text;
+    // A trailing minus (`189,00-`) right after the digits or the mark.
+    // `￥30,107 -`: the Japanese "no more" mark after a space, not a minus.
+    let (number, negate) = match text.strip_suffix('-') {
+        Some(t) if t.ends_with(' ') => (t.trim_end(), false),
+        Some(t) if !t.starts_with('-') => (t, true),
+        _ => (text, false),
+    };
+    // A code the number reader does not know (`316,83 PLN`).
+    let owned;
+    let number = match CODES
+        .iter()
+        .find(|c| currency_code(c).is_none() && contains_code(number, c))
+    {
+        Some(c) => {
+            owned = number.replace(c, "");
+            owned.trim()
+        }
+        None if number.contains('円') => {
+            owned = number.replace('円', "");
+            owned.trim()
+        }
+        // `Rs 40.00`, `Rs. 40.00`: the rupee written out.
+        None if number.contains("Rs") => {
+            owned = number.replacen("Rs.", "", 1).replacen("Rs", "", 1);
+            owned.trim()
+        }
+        None => number,
+    };
+    let mut value = match parse_number(number, DecimalMark::Dot) {
         Ok(Cell::Value(v)) => v,
-        Err(NumberError::Ambiguous(_)) => match parse_number(text, DecimalMark::Comma) {
+        Err(NumberError::Ambiguous(_)) => match parse_number(number, DecimalMark::Comma) {
             Ok(Cell::Value(v)) => v,
             _ => return None,
         },
         _ => return None,
     };
+    if negate {
+        value = -value;
+    }
+    let text = original;
     let mut currency = None;
     let mut explicit = false;
     for s in SYMBOLS {
         if text.contains(s) {
-            currency = currency_code(s.trim_start_matches("RMB"));
+            currency = if s == "円" {
+                Some("JPY")
+            } else if s.starts_with("Rs") {
+                Some("INR")
+            } else {
+                currency_code(s.trim_start_matches("RMB"))
+            };
             break;
         }
     }
     for c in CODES {
         if contains_code(text, c) {
-            currency = currency_code(c);
+            currency = currency_code(c).or(Some(c));
             explicit = true;
             break;
         }

@@ -94,6 +94,23 @@ pub enum HeaderField {
     Currency,
     /// A title (`INVOICE`, `账单`), a page number or another `Key: value`.
     Other,
+    /// A line whose amount restates figures of other lines and is counted
+    /// nowhere: a part already included in the item above (`Incl.
+    /// Thuiskopieheffing ... € 4,24`), a sub-line of a charge (`Charges`,
+    /// `Credits`, `VAT` indented under it), a summary box restating the
+    /// items, the amount left to pay after a [`HeaderField::Payment`]
+    /// (`Te betalen  € 0,00`), the VAT already included in gross item
+    /// amounts (`BTW 21%  € 124,61`), a sum carried between pages. See
+    /// [`settle`].
+    Restated,
+    /// A description that runs onto the next line, indented under the
+    /// item's description (`  instance gpu-8x-h100-a - us-east-3`): joined
+    /// to the item's description.
+    Continuation,
+    /// A payment, a balance or a credit applied after the total
+    /// (`Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`,
+    /// `现金支付  ¥790.82`): not a charge and not the total.
+    Payment,
 }
 
 /// A charge line of the invoice.
@@ -144,6 +161,11 @@ pub struct Unparsed {
 /// summary or column heading), where a line without an amount is header text.
 pub fn parse(text: &str) -> Invoice {
     let mut inv = Invoice::default();
+    // `円` names the yen: an invoice that writes it reads `¥`/`￥` as yen
+    // (not yuan) and its whole numbers as amounts.
+    if text.contains('円') {
+        inv.currency = Some("JPY".to_string());
+    }
     let mut in_body = false;
     for (i, raw) in text.split('\n').enumerate() {
         let line_no = i as u64 + 1;
@@ -175,8 +197,301 @@ pub fn parse(text: &str) -> Invoice {
             kind,
         });
     }
+    settle(&mut inv);
     inv
 }
+
+/// What the whole invoice says about its lines, once every line is read:
+///
+/// 1. a summary label alone on its line, with its amount on the next line
+///    after a bracketed note (`Commit discount COMMIT10` /
+///    `(10% off $986.70)   -$98.67`), is one summary line;
+///    a line without an amount indented under an item's description
+///    continues it ([`HeaderField::Continuation`]);
+/// 2. indented sub-lines of a charge (`Charges`, `Credits`, `VAT`) tell
+///    its parts, and an indented `Incl. ...` line under an item is a part
+///    already included in it ([`HeaderField::Restated`]);
+/// 3. after a total (or an amount due), a credit is applied to it
+///    ([`HeaderField::Payment`]) and, after a payment or such a credit, an
+///    amount due is what is left to pay: the stated total is the invoice
+///    total; the same charges printed twice, each part closed by a total
+///    of the same amount, are counted once (the last part: a summary box
+///    closed by its total, then the detail closed by the same total);
+/// 4. when the items (with their discounts) already add up to the last
+///    stated total, the VAT lines state the VAT included in them (gross
+///    prices, as shops print them) and are not added again.
+pub fn settle(inv: &mut Invoice) {
+    // 1. A label line, then `(note)   amount`.
+    for i in 1..inv.lines.len() {
+        let (head, tail) = inv.lines.split_at_mut(i);
+        let (prev, cur) = (&mut head[i - 1], &mut tail[0]);
+        if prev.line + 1 != cur.line {
+            continue;
+        }
+        let (LineKind::Unparsed(u), LineKind::Item(item)) = (&prev.kind, &cur.kind) else {
+            continue;
+        };
+        let note = item.description.trim();
+        if !(note.starts_with('(') && note.ends_with(')')) {
+            continue;
+        }
+        let Some((kind, rate)) = summary_kind(&u.text) else {
+            continue;
+        };
+        let mut amount = item.amount;
+        if kind == SummaryKind::Credit && amount.value.is_sign_positive() {
+            amount.value.set_sign_negative(true);
+        }
+        let s = Summary {
+            line: cur.line,
+            column: u.column,
+            kind,
+            label: format!("{} {}", u.text, note),
+            amount,
+            rate: rate.or_else(|| strip_brackets(note).1),
+        };
+        prev.kind = LineKind::Header(HeaderField::Other);
+        cur.kind = LineKind::Summary(s);
+    }
+    // 1b. A description that runs onto the following lines: lines without
+    // an amount, right under an item, indented under its description (or
+    // further in when the description starts the line).
+    let mut open: Option<(usize, usize, u64)> = None;
+    for i in 0..inv.lines.len() {
+        let line = inv.lines[i].line;
+        match &inv.lines[i].kind {
+            LineKind::Item(item) => open = Some((i, item.column, line)),
+            LineKind::Unparsed(u) => {
+                let joins = open.is_some_and(|(_, col, last)| {
+                    line == last + 1
+                        && (u.column > col || (u.column == col && col > 1))
+                        && grammar::trailing_amount(&u.text).is_none()
+                });
+                match open {
+                    Some((at, col, _)) if joins => {
+                        let text = u.text.clone();
+                        if let LineKind::Item(item) = &mut inv.lines[at].kind {
+                            item.description.push(' ');
+                            item.description.push_str(&text);
+                        }
+                        inv.lines[i].kind = LineKind::Header(HeaderField::Continuation);
+                        open = Some((at, col, line));
+                    }
+                    _ => open = None,
+                }
+            }
+            _ => open = None,
+        }
+    }
+    // 2. A charge restated by indented sub-lines (`Charges`, `Credits`,
+    // `VAT`): the sub-lines tell its parts and are not counted again.
+    let mut parent: Option<usize> = None;
+    let mut prev_line = 0;
+    for l in &mut inv.lines {
+        let (column, label) = match &l.kind {
+            LineKind::Item(i) => (i.column, i.description.as_str()),
+            LineKind::Summary(s) if matches!(s.kind, SummaryKind::Tax | SummaryKind::Credit) => {
+                (s.column, s.label.as_str())
+            }
+            _ => {
+                parent = None;
+                continue;
+            }
+        };
+        let sub = parent.is_some_and(|p| column > p)
+            && l.line == prev_line + 1
+            && (matches!(l.kind, LineKind::Summary(_))
+                || summary::is_breakdown(label.trim_end_matches([' ', '*'])));
+        prev_line = l.line;
+        if sub {
+            l.kind = LineKind::Header(HeaderField::Restated);
+        } else {
+            parent = matches!(l.kind, LineKind::Item(_)).then_some(column);
+        }
+    }
+    // 2b. `Incl. ...` under an item.
+    let mut last_item_column = None;
+    for l in &mut inv.lines {
+        let LineKind::Item(item) = &l.kind else {
+            continue;
+        };
+        let d = item.description.to_lowercase();
+        let included = INCLUDED_PREFIXES.iter().any(|p| d.starts_with(p));
+        if included && last_item_column.is_some_and(|c| item.column > c) {
+            l.kind = LineKind::Header(HeaderField::Restated);
+        } else {
+            last_item_column = Some(item.column);
+        }
+    }
+    // 3. Credits applied after the total, and the amount due after them.
+    // A credit after any total, even an amount due at the top
+    // (`本期应付金额 ¥890.82`, `代金券抵扣 -¥100.00`), is applied to it.
+    let mut seen_any_total = false;
+    let mut after_payment = false;
+    for l in &mut inv.lines {
+        match &l.kind {
+            LineKind::Header(HeaderField::Payment) => after_payment = true,
+            LineKind::Summary(s) if s.kind == SummaryKind::Credit && seen_any_total => {
+                l.kind = LineKind::Header(HeaderField::Payment);
+                after_payment = true;
+            }
+            LineKind::Summary(s) if s.kind == SummaryKind::Total => {
+                seen_any_total = true;
+                let due = summary::is_due(&s.label)
+                    || summary::is_due(strip_brackets(&s.label).0.as_str());
+                if due && after_payment {
+                    l.kind = LineKind::Header(HeaderField::Restated);
+                }
+            }
+            _ => {}
+        }
+    }
+    // 3a. A subtotal with items after it closes a section (`小计` under
+    // each product); a subtotal after a discount is the net after it
+    // (`Total excluding tax`): neither is the invoice's subtotal.
+    // The last section's subtotal (no items after it) is one too when it
+    // is the sum of its own section only.
+    let mut credit_seen = false;
+    let mut sections = 0;
+    let mut section_sum = Decimal::ZERO;
+    let last_item = inv
+        .lines
+        .iter()
+        .rposition(|l| matches!(l.kind, LineKind::Item(_)));
+    for (i, l) in inv.lines.iter_mut().enumerate() {
+        match &l.kind {
+            LineKind::Item(item) => section_sum += item.amount.value,
+            LineKind::Summary(s) if s.kind == SummaryKind::Credit => credit_seen = true,
+            LineKind::Summary(s) if s.kind == SummaryKind::Subtotal => {
+                let items_after = last_item.is_some_and(|j| j > i);
+                let last_section = sections > 0 && s.amount.value == section_sum;
+                if items_after || last_section || credit_seen {
+                    sections += usize::from(items_after);
+                    l.kind = LineKind::Header(HeaderField::Restated);
+                }
+                section_sum = Decimal::ZERO;
+            }
+            _ => {}
+        }
+    }
+    // 3b. The same charges printed twice, each part closed by a total of
+    // the same amount (a summary page, then the detail page): the last
+    // part is counted, the earlier ones restate it.
+    // Each part: its item lines, their sum, the total that closes it.
+    type Part = (Vec<usize>, Decimal, Option<Decimal>);
+    let mut parts: Vec<Part> = Vec::new();
+    let mut open: Part = (Vec::new(), Decimal::ZERO, None);
+    for (i, l) in inv.lines.iter().enumerate() {
+        match &l.kind {
+            LineKind::Item(item) => {
+                open.0.push(i);
+                open.1 += item.amount.value;
+            }
+            LineKind::Summary(s) if s.kind == SummaryKind::Total && !open.0.is_empty() => {
+                open.2 = Some(s.amount.value);
+                parts.push(std::mem::replace(
+                    &mut open,
+                    (Vec::new(), Decimal::ZERO, None),
+                ));
+            }
+            _ => {}
+        }
+    }
+    parts.push(open);
+    let closed: Vec<&Part> = parts.iter().filter(|p| p.2 == Some(p.1)).collect();
+    // Each part is the whole invoice: its total is the invoice's last one
+    // (sections of equal sums under a grand total are not repeats).
+    let invoice_total = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Total)
+        .last()
+        .map(|s| s.amount.value);
+    if let Some((last, earlier)) = closed.split_last() {
+        if parts.iter().all(|p| p.0.is_empty() || p.2.is_some()) && invoice_total == Some(last.1) {
+            let restated: Vec<usize> = earlier
+                .iter()
+                .filter(|p| p.1 == last.1)
+                .flat_map(|p| p.0.iter().copied())
+                .collect();
+            for i in restated {
+                inv.lines[i].kind = LineKind::Header(HeaderField::Restated);
+            }
+        }
+    }
+    // 5 (runs whatever 4 finds). No currency on any amount or in the
+    // header: the first currency mark beside a number in a line that is not
+    // understood (a note: `Promotional Discount of Rs -40.00,`) names it.
+    if inv.currency().is_none() {
+        inv.inferred_currency = inv.lines.iter().find_map(|l| match &l.kind {
+            LineKind::Unparsed(u) => noted_currency(&u.text),
+            _ => None,
+        });
+    }
+    // 4. VAT included in gross items.
+    let Some(total) = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Total)
+        .last()
+        .map(|s| s.amount.value)
+    else {
+        return;
+    };
+    let lines: Decimal = inv.items().map(|i| i.amount.value).sum::<Decimal>()
+        + inv
+            .summaries()
+            .filter(|s| s.kind == SummaryKind::Credit)
+            .map(|s| s.amount.value)
+            .sum::<Decimal>();
+    let tax: Decimal = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Tax)
+        .map(|s| s.amount.value)
+        .sum();
+    if lines == total && !tax.is_zero() {
+        // The net figure (`不含税金额 840.40` = 890.82 - 50.42) restates too.
+        for l in &mut inv.lines {
+            let restated = match &l.kind {
+                LineKind::Summary(s) => {
+                    s.kind == SummaryKind::Tax
+                        || (s.kind == SummaryKind::Subtotal && s.amount.value == total - tax)
+                }
+                _ => false,
+            };
+            if restated {
+                l.kind = LineKind::Header(HeaderField::Restated);
+            }
+        }
+    }
+}
+
+/// The currency of the first amount with a currency mark in a text.
+fn noted_currency(text: &str) -> Option<String> {
+    let mut prev_space = true;
+    text.char_indices().find_map(|(i, c)| {
+        let start = prev_space && !c.is_whitespace();
+        prev_space = c.is_whitespace();
+        if !start {
+            return None;
+        }
+        // At most two words (`Rs -40.00`), without the punctuation after.
+        let rest = &text[i..];
+        let end = rest
+            .char_indices()
+            .filter(|(_, c)| c.is_whitespace())
+            .nth(1)
+            .map_or(rest.len(), |(j, _)| j);
+        let word = rest[..end].trim_end_matches([',', ';', '.', ')']);
+        let (_, m) = grammar::money(word).ok()?;
+        m.currency.map(str::to_string)
+    })
+}
+
+/// Currencies without a minor unit: their amounts are whole numbers.
+const ZERO_DECIMAL: &[&str] = &["JPY", "KRW"];
+
+/// An item description starting with one of these, indented under an item,
+/// is a part already included in it.
+const INCLUDED_PREFIXES: &[&str] = &["incl.", "incl ", "inkl.", "including ", "included "];
 
 /// Reads one folded, non-blank line. Header fields are stored in `inv`.
 pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
@@ -196,10 +511,24 @@ pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
         note_currency(inv, &s.amount);
         return LineKind::Summary(s);
     }
+    // `Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`: a payment.
+    if let Some((label, _, _)) = grammar::trailing_amount(line) {
+        let plain = strip_brackets(label).0;
+        if summary::is_payment(&plain) {
+            return LineKind::Header(HeaderField::Payment);
+        }
+        if summary::is_carried(strip_code(&plain)) {
+            return LineKind::Header(HeaderField::Restated);
+        }
+    }
     if let Some(field) = header(body, inv) {
         return LineKind::Header(field);
     }
-    let item = leader_item(line_no, line).or_else(|| column_item(line_no, line));
+    let bare_ok = inv
+        .currency
+        .as_deref()
+        .is_some_and(|c| ZERO_DECIMAL.contains(&c));
+    let item = leader_item(line_no, line).or_else(|| column_item(line_no, line, bare_ok));
     match item {
         Some(Ok(item)) => {
             note_currency(inv, &item.amount);
@@ -241,6 +570,14 @@ fn unparsed(line_no: u64, line: &str, at: &str, reason: String) -> LineKind {
 fn note_currency(inv: &mut Invoice, m: &Money) {
     if inv.inferred_currency.is_none() {
         inv.inferred_currency = m.currency.map(str::to_string);
+    }
+}
+
+/// A label without a currency code after it: `Übertrag EUR` is `Übertrag`.
+fn strip_code(label: &str) -> &str {
+    match label.trim_end().rsplit_once(' ') {
+        Some((head, last)) if currency_code(last).is_some() => head,
+        _ => label,
     }
 }
 
@@ -286,6 +623,16 @@ fn strip_brackets(label: &str) -> (String, Option<Decimal>) {
         out = out
             .split_whitespace()
             .filter(|w| !w.ends_with('%') && *w != "@" && !w.chars().all(|c| c == '%'))
+            // `19 % MwSt.`: the number of a rate written apart from its `%`.
+            .filter(|w| {
+                !w.bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+            })
+            // `10%対象`: a rate written onto the word.
+            .map(|w| match w.split_once('%') {
+                Some((r, rest)) if r.bytes().all(|b| b.is_ascii_digit() || b == b'.') => rest,
+                _ => w,
+            })
             .collect::<Vec<_>>()
             .join(" ");
         out = out
@@ -326,22 +673,90 @@ pub fn summary_kind(label: &str) -> Option<(SummaryKind, Option<Decimal>)> {
             l = head.to_string();
         }
     }
-    Some((summary::kind(&l)?, rate))
+    // `VAT **`: a footnote mark.
+    let l = l.trim_end_matches([' ', '*', '†']).to_string();
+    if let Some(k) = summary::kind(&l) {
+        return Some((k, rate));
+    }
+    // `TOTAL AMOUNT DUE ON March 2 , 2026`: a label, then a date.
+    if let Some((head, _)) = l.split_once(" on ") {
+        if let Some(k) = summary::kind(head) {
+            return Some((k, rate));
+        }
+    }
+    // `VAT - Ireland`: a label, then a qualifier after a dash.
+    if let Some((head, _)) = l.split_once(" - ") {
+        if let Some(k) = summary::kind(head) {
+            return Some((k, rate));
+        }
+    }
+    // `Commit discount COMMIT10`: a promotion code after the label.
+    let words: Vec<&str> = l.split(' ').collect();
+    let code = |w: &str| {
+        w.len() >= 4
+            && w.bytes().any(|b| b.is_ascii_digit())
+            && w.bytes().all(|b| b.is_ascii_alphanumeric())
+    };
+    let words = match words.split_last() {
+        Some((last, rest)) if code(last) && !rest.is_empty() => rest,
+        _ => &words[..],
+    };
+    let l = words.join(" ");
+    if let Some(k) = summary::kind(&l) {
+        return Some((k, rate));
+    }
+    // `Commit discount`: a discount of some kind is a credit.
+    if let Some(SummaryKind::Credit) = words.last().and_then(|w| summary::kind(w)) {
+        return Some((SummaryKind::Credit, rate));
+    }
+    // `TVA 20% payée sur les encaissements`: a tax label and its rate,
+    // then words about it.
+    match (words.first().and_then(|w| summary::kind(w)), rate) {
+        (Some(SummaryKind::Tax), Some(_)) => Some((SummaryKind::Tax, rate)),
+        _ => None,
+    }
 }
 
 /// A summary line: a known label, then an amount at the end.
 fn summary(line_no: u64, line: &str) -> Option<Summary> {
+    // `Somme à payer   29.99 € TTC`: the French "incl. tax" / "excl. tax"
+    // after the amount of a summary line.
+    let line = ["TTC", "HT"]
+        .iter()
+        .find_map(|m| line.trim_end().strip_suffix(m).filter(|l| l.ends_with(' ')))
+        .unwrap_or(line);
     let (label, _, mut amount) = grammar::trailing_amount(line)?;
     let (label, (kind, rate)) = match summary_kind(label) {
         Some(k) => (label, k),
-        // `Total   300 hrs   $451.50`: a summary label in the first column,
-        // other figures between it and the amount.
         None => {
             let (_, cells) = grammar::cells(line).ok()?;
-            let first = *cells.first()?;
-            (first, summary_kind(first)?)
+            let n = cells.len();
+            let before = if n >= 3 { cells.get(n - 2) } else { None };
+            match before.and_then(|b| Some((*b, summary_kind(b)?))) {
+                // `Exclusief BTW  € 593,36      Subtotaal  € 717,97`: two
+                // blocks side by side; the label just before the amount.
+                Some(k) => k,
+                // `Total   300 hrs   $451.50`: a summary label in the first
+                // column, other figures between it and the amount.
+                None => {
+                    let first = *cells.first()?;
+                    (first, summary_kind(first)?)
+                }
+            }
         }
     };
+    // `Factuur totaal EUR  49,99`: the currency named in the label.
+    if amount.currency.is_none() {
+        if let Some(code) = label
+            .rsplit(' ')
+            .next()
+            .filter(|w| w.len() == 3 && w.bytes().all(|b| b.is_ascii_uppercase()))
+            .and_then(currency_code)
+        {
+            amount.currency = Some(code);
+            amount.explicit = true;
+        }
+    }
     if kind == SummaryKind::Credit && amount.value.is_sign_positive() && !amount.value.is_zero() {
         amount.value.set_sign_negative(true);
     }
@@ -521,19 +936,123 @@ fn apply_at_rate(item: &mut TextItem) {
 /// Column layout: description, then quantity, unit, rate and amount, each
 /// two or more spaces apart. `None` when the line is not shaped like an item;
 /// `Some(Err)` when it is, but a column cannot be placed.
-fn column_item(line_no: u64, line: &str) -> Option<Result<TextItem, Unparsed>> {
-    let (_, cells) = grammar::cells(line).ok()?;
+///
+/// `bare_ok`: the invoice is in a currency without minor unit (yen), whose
+/// amounts are whole numbers (`13,200`), so a bare number in the amount
+/// column is an amount.
+fn column_item(line_no: u64, line: &str, bare_ok: bool) -> Option<Result<TextItem, Unparsed>> {
+    let (_, mut cells) = grammar::cells(line).ok()?;
+    // A VAT rate column (`21%`, `21 %`) is not a quantity, unit or rate.
+    // When the line's amount stands before it and one more amount after
+    // it (`€ 156,20   21%   € 32,80`), that last one is the line's VAT.
+    let is_money = |c: &str| all_consuming(grammar::amount).parse(c).is_ok();
+    if let Some(p) = cells
+        .iter()
+        .position(|c| all_consuming(grammar::percent).parse(*c).is_ok())
+    {
+        let money_before = cells[..p].iter().filter(|c| is_money(c)).count();
+        if money_before >= 2 && cells.len() == p + 2 && is_money(cells[p + 1]) {
+            cells.truncate(p);
+        } else if money_before >= 1
+            && cells.len() == p + 3
+            && is_money(cells[p + 1])
+            && is_money(cells[p + 2])
+        {
+            // `278.61   14.50%   40.39   319.00`: net price, rate, the
+            // line's tax, the gross amount. The net price times the
+            // quantity is not the amount, so it is not kept as the rate.
+            cells.drain(p - 1..p + 2);
+        } else if p > 0 {
+            cells.remove(p);
+        }
+    }
     let (amount_text, rest) = cells.split_last()?;
     if rest.is_empty() {
         return None;
     }
-    let (_, amount) = all_consuming(grammar::amount).parse(*amount_text).ok()?;
+    let (_, amount) = if bare_ok {
+        all_consuming(grammar::money).parse(*amount_text).ok()?
+    } else {
+        all_consuming(grammar::amount).parse(*amount_text).ok()?
+    };
     let mut kinds: Vec<(&str, CellKind<'_>)> =
         rest.iter().map(|c| (*c, grammar::cell_kind(c))).collect();
+    // A position number first (`1   EFECTA 95 ...`, `  3   Storage Box`):
+    // a small whole number, then the description.
+    if kinds.len() >= 2
+        && matches!(kinds[1].1, CellKind::Text | CellKind::Unit(_))
+        && matches!(&kinds[0].1, CellKind::Number(m) if !m.looks_like_money)
+        && kinds[0].0.len() <= 4
+        && kinds[0].0.bytes().all(|b| b.is_ascii_digit())
+    {
+        kinds.remove(0);
+    }
+    // `1   1,35   Zusätzlicher Traffic (TB)   1,00   1,35`: position, then
+    // quantity, then the description; the figure after it is the price
+    // (any other between them, a discount column).
+    let mut lead_quantity = None;
+    if kinds.len() >= 3
+        && matches!(kinds[2].1, CellKind::Text | CellKind::Unit(_))
+        && matches!(&kinds[0].1, CellKind::Number(m) if !m.looks_like_money)
+        && matches!(&kinds[1].1, CellKind::Number(m) if m.currency.is_none())
+        && kinds[0].0.len() <= 4
+        && kinds[0].0.bytes().all(|b| b.is_ascii_digit())
+    {
+        if let CellKind::Number(m) = &kinds[1].1 {
+            lead_quantity = Some(m.value);
+        }
+        kinds.drain(..2);
+    }
+    let mut lead_price = None;
+    if lead_quantity.is_some() {
+        if let Some((_, CellKind::Number(m))) = kinds.last() {
+            if kinds.len() >= 2 {
+                lead_price = Some(m.value);
+                kinds.pop();
+            }
+        }
+        let before = kinds.len();
+        kinds.retain(|(_, k)| !matches!(k, CellKind::Number(_)));
+        // A discount column between the description and the price: the
+        // price times the quantity is not the amount.
+        if kinds.len() < before {
+            lead_price = None;
+        }
+    }
 
-    let mut quantity = None;
+    // A wide table (`l  54,910  5,79  1,10  5,77  257,59  23  59,24  316,83`):
+    // more figures after the description than quantity, unit and rate,
+    // the amount the last column.
+    if let Some(at) = kinds.iter().position(|(_, k)| {
+        matches!(
+            k,
+            CellKind::Number(_) | CellKind::Rate(..) | CellKind::QtyUnit(..)
+        )
+    }) {
+        let tail = &kinds[at..];
+        let numbers = tail
+            .iter()
+            .filter(|(_, k)| matches!(k, CellKind::Number(_)))
+            .count();
+        let figures = tail
+            .iter()
+            .filter(|(_, k)| !matches!(k, CellKind::Unit(_)))
+            .count();
+        // `512.35 GB·月   ¥0.12/GB·月   ¥61.48   ¥0.00   ¥61.48`: usage,
+        // price, list price, discount, amount.
+        let priced = tail.iter().any(|(_, k)| matches!(k, CellKind::Rate(..)));
+        if at > 0
+            && (numbers >= 4 || (priced && figures >= 3 && numbers >= 2))
+            && tail
+                .iter()
+                .all(|(_, k)| !matches!(k, CellKind::Text | CellKind::Date))
+        {
+            kinds.truncate(at);
+        }
+    }
+    let mut quantity = lead_quantity;
     let mut unit: Option<&str> = None;
-    let mut unit_price = None;
+    let mut unit_price = lead_price;
     // The columns are placed from the right: rate, then unit, then quantity.
     // The first cell is always (part of) the description.
     let n = kinds.len();
@@ -583,7 +1102,14 @@ fn column_item(line_no: u64, line: &str) -> Option<Result<TextItem, Unparsed>> {
         }
         _ => {}
     }
-
+    // `49,99   1 PCS   49,99`: the price before the quantity.
+    let n = kinds.len();
+    if let (None, Some(_), Some((_, CellKind::Number(m)))) = (unit_price, quantity, kinds.last()) {
+        if n >= 2 && m.looks_like_money {
+            unit_price = Some(m.value);
+            kinds.pop();
+        }
+    }
     let mut description = Vec::new();
     let mut first = None;
     let mut start = None;
