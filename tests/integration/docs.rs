@@ -61,3 +61,15 @@ fn docs_formats_lists_every_summary_label_of_the_shared_table() {
         }
     }
 }
+
+/// The README's short tour is what `billaudit audit` prints on that fixture,
+/// to the byte: a reader who runs the first of the two commands sees it.
+#[test]
+fn readme_tour_is_the_audit_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let cmd = "$ billaudit audit fixtures/csv/gpu-pod-en.csv\n";
+    let start = readme.find(cmd).expect("the tour in README.md") + cmd.len();
+    let end = start + readme[start..].find("```").unwrap();
+    let out = crate::common::run(&["audit", "fixtures/csv/gpu-pod-en.csv"]);
+    assert_eq!(crate::common::stdout(&out), &readme[start..end]);
+}
