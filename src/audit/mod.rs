@@ -870,17 +870,21 @@ mod tests {
 
     #[test]
     fn sink_policy_is_the_one_given() {
-        let mut p = Policy::default();
-        p.max_findings_per_code = 7;
+        let p = Policy {
+            max_findings_per_code: 7,
+            ..Policy::default()
+        };
         let s = Sink::new("a.csv", &p);
         assert_eq!(s.policy().max_findings_per_code, 7);
     }
 
     #[test]
     fn sink_caps_findings_per_code_with_a_closing_count() {
-        let mut p = Policy::default();
-        p.max_findings_per_code = 2;
-        p.accepted = vec![accept("idle-storage", "a.csv", None, "known")];
+        let p = Policy {
+            max_findings_per_code: 2,
+            accepted: vec![accept("idle-storage", "a.csv", None, "known")],
+            ..Policy::default()
+        };
         // Exactly at the cap: 2 findings, no closing one.
         let mut s = Sink::new("a.csv", &p);
         for i in 0..2 {
