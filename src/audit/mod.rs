@@ -608,6 +608,10 @@ pub fn money(d: Decimal, currency: Option<&str>) -> String {
     }
 }
 
+/// Unit tests of the bill-level and smaller checks (docs/mutants-audit.md).
+#[cfg(test)]
+mod check_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;
