@@ -462,3 +462,95 @@ fn gpu_usage_per_model() {
     // 5.00 + 2.00 = 7.00 unpriced on 2 lines.
     assert_eq!((rtx.unpriced_lines, rtx.unpriced_amount), (2, d("7.00")));
 }
+
+/// A bill of 95.40 compute + 4.60 bandwidth: hidden share 4.60 / 100.00 =
+/// 0.046000 (under the 5% threshold: no finding of its own).
+fn baseline_bill(policy: &Policy) -> Bill {
+    let mut b = BillBuilder::new("oct.csv", "csv", Some("USD".into()), policy);
+    for (line, c, a) in [(2, Compute, "95.40"), (3, Bandwidth, "4.60")] {
+        let mut i = item(c, "x", a);
+        i.line = line;
+        b.add_item(&i);
+    }
+    b.finish()
+}
+
+/// The baseline report: the same bill with hidden share `previous` and one
+/// `idle-storage` finding on line 3.
+fn baseline_report(policy: &Policy, previous: &str) -> crate::report::json::JsonReport {
+    let mut jb = crate::report::json::JsonBill::from(&baseline_bill(policy));
+    jb.hidden_share = Some(previous.into());
+    jb.findings = vec![Finding {
+        code: "idle-storage".into(),
+        severity: crate::model::Severity::Warning,
+        message: "m".into(),
+        path: "oct.csv".into(),
+        line: Some(3),
+        accepted: None,
+    }];
+    crate::report::json::JsonReport {
+        schema_version: 1,
+        passed: true,
+        bills: vec![jb],
+        errors: Vec::new(),
+        not_audited: 0,
+        summary: Vec::new(),
+        expectations: Vec::new(),
+    }
+}
+
+#[test]
+fn baseline_hidden_share_increase_and_finding_diff() {
+    let p = Policy::default();
+    // 0.046 - 0.031 = 0.015 = 1.5 points > 1.
+    let mut bills = vec![baseline_bill(&p)];
+    assert!(bills[0].passed);
+    baseline::apply(
+        &mut bills,
+        &baseline_report(&p, "0.031000"),
+        Decimal::ONE,
+        &p,
+    );
+    let b = &bills[0];
+    assert_eq!(b.findings.len(), 1);
+    assert_eq!(
+        b.findings[0].message,
+        "the hidden share grew from 3.10% to 4.60% (+1.50 points), more than the 1-point limit"
+    );
+    assert_eq!(b.findings[0].code, "hidden-share-increase");
+    assert!(!b.passed);
+    let diff = b.baseline.as_ref().unwrap();
+    assert!(diff.found);
+    assert_eq!(diff.previous_hidden_share, Some(d("0.031000")));
+    // The diff compares the findings of the audit itself (none), not the
+    // increase finding added by the comparison.
+    assert!(diff.new_findings.is_empty());
+    assert_eq!(diff.vanished_findings, ["idle-storage:3"]);
+    // 0.046 - 0.036 = 1.0 point: not more than 1.
+    let mut bills = vec![baseline_bill(&p)];
+    baseline::apply(&mut bills, &baseline_report(&p, "0.036"), Decimal::ONE, &p);
+    assert!(bills[0].findings.is_empty());
+    assert!(bills[0].passed);
+    // A share past the Decimal range in the baseline file: (0.046 + 7e28)
+    // x 100 overflows and saturates upwards.
+    let mut bills = vec![baseline_bill(&p)];
+    baseline::apply(
+        &mut bills,
+        &baseline_report(&p, "-70000000000000000000000000000"),
+        Decimal::ONE,
+        &p,
+    );
+    assert_eq!(bills[0].findings.len(), 1);
+    assert!(
+        bills[0].findings[0]
+            .message
+            .contains("(+79228162514264337593543950335 points)")
+    );
+    // A bill the baseline does not have: not found, nothing compared.
+    let mut other = baseline_bill(&p);
+    other.path = "nov.csv".into();
+    let mut bills = vec![other];
+    baseline::apply(&mut bills, &baseline_report(&p, "0.001"), Decimal::ONE, &p);
+    assert!(bills[0].findings.is_empty());
+    assert!(!bills[0].baseline.as_ref().unwrap().found);
+}
