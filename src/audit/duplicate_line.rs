@@ -276,10 +276,14 @@ mod tests {
         zero.amount = Decimal::ZERO;
         seen.add(&zero, &mut sink);
         sink.begin_part("bill_2.csv");
+        // Two rows remembered in part 2, then a repeat of the first: the
+        // part of the first must survive the second being remembered.
         seen.add(&row(2, 7), &mut sink);
-        seen.add(&row(3, 7), &mut sink);
+        seen.add(&row(3, 8), &mut sink);
+        seen.add(&row(4, 7), &mut sink);
         assert_eq!(sink.findings.len(), 1);
         assert_eq!(sink.findings[0].path, "bill_2.csv");
+        assert_eq!(sink.findings[0].line, Some(4));
         assert!(
             sink.findings[0].message.starts_with("repeats line 2 in "),
             "{}",
