@@ -299,6 +299,26 @@ mod tests {
               about 10.42 USD (9.58 USD more than per-second billing)"
             ]
         );
+        // 23 h 50 min billed 1 day: 10 min short is more than the minute of
+        // slack (60 / 86400 day). 48.00 * (85800/86400) / 1 = 47.6667 ->
+        // 47.67; 48.00 - 47.6667 = 0.33.
+        let short = line(
+            Compute,
+            "1",
+            "days",
+            "48.00",
+            "00:00:00",
+            "2025-10-01 23:50:00",
+        );
+        assert_eq!(
+            report(&[short]),
+            [
+                "the bill rounds compute up to the whole day: 1 of 1 timed compute lines bill \
+              more whole days than their start and end times span, and none has a fractional \
+              quantity; those lines were billed 48.00 USD, per-second billing would have cost \
+              about 47.67 USD (0.33 USD more than per-second billing)"
+            ]
+        );
         let mut items = rounded_three();
         items.push(day);
         // 18.00 + 20.00 = 38.00; 13.1667 + 10.4167 = 23.5833 -> 23.58;
