@@ -115,3 +115,252 @@ impl Granularity {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Policy;
+    use chrono::NaiveDateTime;
+
+    fn t(s: &str) -> Option<NaiveDateTime> {
+        Some(NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap())
+    }
+
+    /// A line billing `q` `unit` for the time from `start` to `end` (on 2025-10-01).
+    fn line(cat: Category, q: &str, unit: &str, amount: &str, start: &str, end: &str) -> LineItem {
+        let mut i = LineItem::new(1, "gpu", amount.parse().unwrap());
+        i.category = cat;
+        i.quantity = Some(q.parse().unwrap());
+        i.unit = Some(unit.into());
+        i.start = t(&format!("2025-10-01 {start}"));
+        i.end = t(end);
+        i
+    }
+
+    fn report(items: &[LineItem]) -> Vec<String> {
+        let mut g = Granularity::default();
+        for i in items {
+            g.add(i);
+        }
+        let p = Policy::default();
+        let mut sink = Sink::new("b.csv", &p);
+        g.report(Some("USD"), &mut sink);
+        sink.finish().into_iter().map(|f| f.message).collect()
+    }
+
+    use Category::*;
+
+    fn rounded_three() -> Vec<LineItem> {
+        vec![
+            // 2 h 10 min billed 3 h: 6.00 * (7800/3600) / 3 = 4.3333...
+            line(
+                Compute,
+                "3",
+                "hours",
+                "6.00",
+                "00:00:00",
+                "2025-10-01 02:10:00",
+            ),
+            // 4 h 5 min billed 5 h: 10.00 * (14700/3600) / 5 = 8.1666...
+            line(
+                Compute,
+                "5",
+                "h",
+                "10.00",
+                "00:00:00",
+                "2025-10-01 04:05:00",
+            ),
+            // 20 min billed 1 h: 2.00 * (1200/3600) / 1 = 0.6666...
+            line(
+                Compute,
+                "1",
+                "GPU-hour",
+                "2.00",
+                "00:00:00",
+                "2025-10-01 00:20:00",
+            ),
+        ]
+    }
+
+    #[test]
+    fn hourly_round_up_is_found_and_costed() {
+        let mut items = rounded_three();
+        // Timed but not rounded: exactly 1 h above (2 h billed 3 h: a
+        // minimum or several GPUs), and 30 s above (within the minute).
+        items.push(line(
+            Compute,
+            "3",
+            "hours",
+            "6.00",
+            "00:00:00",
+            "2025-10-01 02:00:00",
+        ));
+        items.push(line(
+            Compute,
+            "3",
+            "hours",
+            "6.00",
+            "00:00:00",
+            "2025-10-01 02:59:30",
+        ));
+        // A day ending inclusively at 23:59:59: 1 s short, not round-up.
+        items.push(line(
+            Compute,
+            "1",
+            "days",
+            "48.00",
+            "00:00:00",
+            "2025-10-01 23:59:59",
+        ));
+        // Not timed: storage, a unit that is no time, minutes, no quantity,
+        // an end before the start, a zero quantity.
+        items.push(line(
+            Storage,
+            "3",
+            "hours",
+            "6.00",
+            "00:00:00",
+            "2025-10-01 02:10:00",
+        ));
+        items.push(line(
+            Compute,
+            "3",
+            "GB",
+            "6.00",
+            "00:00:00",
+            "2025-10-01 02:10:00",
+        ));
+        items.push(line(
+            Compute,
+            "3",
+            "min",
+            "6.00",
+            "00:00:00",
+            "2025-10-01 00:02:10",
+        ));
+        items.push(line(
+            Compute,
+            "3",
+            "hours",
+            "6.00",
+            "05:00:00",
+            "2025-10-01 02:10:00",
+        ));
+        items.push(line(
+            Compute,
+            "0",
+            "hours",
+            "6.00",
+            "00:00:00",
+            "2025-10-01 00:10:00",
+        ));
+        let mut no_q = line(
+            Compute,
+            "3",
+            "hours",
+            "6.00",
+            "00:00:00",
+            "2025-10-01 02:10:00",
+        );
+        no_q.quantity = None;
+        items.push(no_q);
+        // Billed 6.00 + 10.00 + 2.00 = 18.00; per second 4.3333 + 8.1667 +
+        // 0.6667 = 13.1667 -> 13.17; 18.00 - 13.1667 = 4.8333 -> 4.83.
+        // Timed: the 3 rounded + 3 not rounded = 6.
+        assert_eq!(
+            report(&items),
+            [
+                "the bill rounds compute up to the whole hour: 3 of 6 timed compute lines bill \
+              more whole hours than their start and end times span, and none has a fractional \
+              quantity; those lines were billed 18.00 USD, per-second billing would have cost \
+              about 13.17 USD (4.83 USD more than per-second billing)"
+            ]
+        );
+    }
+
+    #[test]
+    fn daily_and_mixed_round_up() {
+        // 25 h billed 2 days: 20.00 * (90000/86400) / 2 = 10.41666 -> 10.42;
+        // 20.00 - 10.41666 = 9.58.
+        let day = line(
+            Compute,
+            "2",
+            "天",
+            "20.00",
+            "00:00:00",
+            "2025-10-02 01:00:00",
+        );
+        assert_eq!(
+            report(std::slice::from_ref(&day)),
+            [
+                "the bill rounds compute up to the whole day: 1 of 1 timed compute lines bill \
+              more whole days than their start and end times span, and none has a fractional \
+              quantity; those lines were billed 20.00 USD, per-second billing would have cost \
+              about 10.42 USD (9.58 USD more than per-second billing)"
+            ]
+        );
+        // 23 h 50 min billed 1 day: 10 min short is more than the minute of
+        // slack (60 / 86400 day). 48.00 * (85800/86400) / 1 = 47.6667 ->
+        // 47.67; 48.00 - 47.6667 = 0.33.
+        let short = line(
+            Compute,
+            "1",
+            "days",
+            "48.00",
+            "00:00:00",
+            "2025-10-01 23:50:00",
+        );
+        assert_eq!(
+            report(&[short]),
+            [
+                "the bill rounds compute up to the whole day: 1 of 1 timed compute lines bill \
+              more whole days than their start and end times span, and none has a fractional \
+              quantity; those lines were billed 48.00 USD, per-second billing would have cost \
+              about 47.67 USD (0.33 USD more than per-second billing)"
+            ]
+        );
+        let mut items = rounded_three();
+        items.push(day);
+        // 18.00 + 20.00 = 38.00; 13.1667 + 10.4167 = 23.5833 -> 23.58;
+        // 38.00 - 23.5833 = 14.4167 -> 14.42.
+        assert_eq!(
+            report(&items),
+            [
+                "the bill rounds compute up to the whole hour or day: 4 of 4 timed compute lines \
+              bill more whole hour or days than their start and end times span, and none has a \
+              fractional quantity; those lines were billed 38.00 USD, per-second billing would \
+              have cost about 23.58 USD (14.42 USD more than per-second billing)"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_fractional_quantity_silences_the_bill() {
+        let frac = line(
+            Compute,
+            "2.5",
+            "hours",
+            "5.00",
+            "00:00:00",
+            "2025-10-01 02:10:00",
+        );
+        let mut after = rounded_three();
+        after.push(frac.clone());
+        assert!(report(&after).is_empty());
+        let mut before = vec![frac];
+        before.extend(rounded_three());
+        assert!(report(&before).is_empty());
+        // Nothing rounded at all: silent.
+        assert!(
+            report(&[line(
+                Compute,
+                "2",
+                "hours",
+                "4.00",
+                "00:00:00",
+                "2025-10-01 02:00:00"
+            )])
+            .is_empty()
+        );
+    }
+}

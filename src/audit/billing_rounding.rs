@@ -100,3 +100,102 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+    use crate::audit::Policy;
+    use chrono::NaiveDateTime;
+
+    fn t(s: &str) -> Option<NaiveDateTime> {
+        Some(NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap())
+    }
+
+    fn line(q: &str, unit: &str, amount: &str, end: &str) -> LineItem {
+        let mut i = LineItem::new(7, "A100 pod", amount.parse().unwrap());
+        i.quantity = Some(q.parse().unwrap());
+        i.unit = Some(unit.into());
+        i.start = t("2025-10-01 00:00:00");
+        i.end = t(end);
+        i
+    }
+
+    fn run(item: &LineItem) -> Vec<(Option<u64>, String)> {
+        let p = Policy::default();
+        let mut sink = Sink::new("b.csv", &p);
+        check(item, &mut sink);
+        sink.finish()
+            .into_iter()
+            .map(|f| (f.line, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn the_documented_example() {
+        // 20 h 05 min = 72300 s = 20.0833 h; 21 - 20.0833 = 0.9167 h;
+        // 39.69 * (11/12) / 21 = 1.7325 -> 1.73.
+        assert_eq!(
+            run(&line("21", "hours", "39.69", "2025-10-01 20:05:00")),
+            [(
+                Some(7),
+                "21 h billed for 20.0833 h elapsed (2025-10-01 00:00:00 to 2025-10-01 20:05:00): \
+                 rounded up to a whole hour, 0.9167 h more, an overcharge of 1.73: A100 pod"
+                    .to_string()
+            )]
+        );
+        let mut usd = line("21", "hours", "39.69", "2025-10-01 20:05:00");
+        usd.currency = Some("USD".into());
+        assert!(
+            run(&usd)[0]
+                .1
+                .contains("an overcharge of 1.73 USD: A100 pod")
+        );
+    }
+
+    #[test]
+    fn a_whole_day() {
+        // 5 h billed 24 h: rounded to the day; 24.00 * 19 / 24 = 19.00.
+        assert_eq!(
+            run(&line("24", "h", "24.00", "2025-10-01 05:00:00")),
+            [(
+                Some(7),
+                "24 h billed for 5 h elapsed (2025-10-01 00:00:00 to 2025-10-01 05:00:00): \
+                 rounded up to a whole day, 19 h more, an overcharge of 19.00: A100 pod"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn what_is_not_rounding() {
+        // 8 GPUs x 2 h = 16 h for 2 h elapsed: neither ceil(2) = 2 nor 24.
+        assert!(run(&line("16", "hours", "32.00", "2025-10-01 02:00:00")).is_empty());
+        // 20 h 30 min billed 21 h: 0.5 h above, exactly the half unit of
+        // `21`: tolerated. 20 h 29 min: 0.5167 h above: fires.
+        assert!(run(&line("21", "hours", "21.00", "2025-10-01 20:30:00")).is_empty());
+        assert_eq!(
+            run(&line("21", "hours", "21.00", "2025-10-01 20:29:00")).len(),
+            1
+        );
+        // Not hours, a fraction, zero, no elapsed time, an end before the start.
+        assert!(run(&line("21", "GB", "21.00", "2025-10-01 20:05:00")).is_empty());
+        assert!(run(&line("20.5", "hours", "21.00", "2025-10-01 20:05:00")).is_empty());
+        assert!(run(&line("0", "hours", "21.00", "2025-10-01 20:05:00")).is_empty());
+        assert!(run(&line("21", "hours", "21.00", "2025-10-01 00:00:00")).is_empty());
+        assert!(run(&line("21", "hours", "21.00", "2025-09-30 00:00:00")).is_empty());
+        // No unit, no quantity.
+        let mut i = line("21", "hours", "21.00", "2025-10-01 20:05:00");
+        i.unit = None;
+        assert!(run(&i).is_empty());
+    }
+
+    #[test]
+    fn more_hour_units() {
+        for u in ["hrs", "GPU-h", " H "] {
+            assert!(is_hours(u), "{u}");
+        }
+        for u in ["month", "hs", "ch"] {
+            assert!(!is_hours(u), "{u}");
+        }
+    }
+}

@@ -205,4 +205,89 @@ mod tests {
             found[1].2
         );
     }
+
+    #[test]
+    fn colliding_keys_probe_on_and_each_finds_its_own_first_line() {
+        let policy = Policy::default();
+        let mut sink = Sink::new("bill.csv", &policy);
+        let mut seen = Seen::default();
+        // Fingerprints SLOTS, 2 x SLOTS and 3 x SLOTS all start at slot 0.
+        let s = SLOTS as u64;
+        for (line, fp) in [
+            (2, s),
+            (3, 2 * s),
+            (4, 3 * s),
+            (5, s),
+            (6, 2 * s),
+            (7, 3 * s),
+        ] {
+            seen.add(&row(line, fp), &mut sink);
+        }
+        let firsts: Vec<(Option<u64>, &str)> = sink
+            .findings
+            .iter()
+            .map(|f| (f.line, &f.message[..14]))
+            .collect();
+        assert_eq!(
+            firsts,
+            [
+                (Some(5), "repeats line 2"),
+                (Some(6), "repeats line 3"),
+                (Some(7), "repeats line 4"),
+            ]
+        );
+        assert_eq!(
+            sink.findings[0].message,
+            "repeats line 2 in resource, item, period, quantity and amount: GPU pod 13.80 is charged again"
+        );
+    }
+
+    #[test]
+    fn credits_listed_in_one_row_are_told_apart_by_amount() {
+        let policy = Policy::default();
+        let mut sink = Sink::new("bill.csv", &policy);
+        let mut seen = Seen::default();
+        let credit = |line: u64, cents: i64, id: &'static str| {
+            let mut i = row(line, 42);
+            i.amount = Decimal::new(cents, 2);
+            i.forced = Some((crate::model::Category::Credit, id));
+            i
+        };
+        // Two credits inside one GCP row: different amounts, not repeats.
+        seen.add(&credit(2, -100, "credit-list"), &mut sink);
+        seen.add(&credit(2, -250, "credit-list"), &mut sink);
+        assert!(sink.findings.is_empty());
+        // Another forced rule on the same fingerprint: the fingerprint
+        // alone decides (it already covers the amount cell).
+        seen.add(&credit(3, -300, "other"), &mut sink);
+        seen.add(&credit(4, -400, "other"), &mut sink);
+        assert_eq!(sink.findings.len(), 1);
+        assert_eq!(sink.findings[0].line, Some(4));
+        assert!(sink.findings[0].message.starts_with("repeats line 3 in "));
+    }
+
+    #[test]
+    fn a_bill_whose_first_part_adds_no_row_still_names_parts_right() {
+        let policy = Policy::default();
+        let mut sink = Sink::new("bill_1.csv + bill_2.csv", &policy);
+        let mut seen = Seen::default();
+        sink.begin_part("bill_1.csv");
+        let mut zero = row(2, 9);
+        zero.amount = Decimal::ZERO;
+        seen.add(&zero, &mut sink);
+        sink.begin_part("bill_2.csv");
+        // Two rows remembered in part 2, then a repeat of the first: the
+        // part of the first must survive the second being remembered.
+        seen.add(&row(2, 7), &mut sink);
+        seen.add(&row(3, 8), &mut sink);
+        seen.add(&row(4, 7), &mut sink);
+        assert_eq!(sink.findings.len(), 1);
+        assert_eq!(sink.findings[0].path, "bill_2.csv");
+        assert_eq!(sink.findings[0].line, Some(4));
+        assert!(
+            sink.findings[0].message.starts_with("repeats line 2 in "),
+            "{}",
+            sink.findings[0].message
+        );
+    }
 }

@@ -171,4 +171,70 @@ mod tests {
         assert!(kept[0].description_cut);
         assert_eq!(kept[0].description.chars().count(), MAX_KEPT_DESCRIPTION);
     }
+
+    fn ranked(line: u64, part: usize, amount: i64, desc: &str) -> Ranked {
+        let mut i = item(line, amount, Category::Bandwidth);
+        i.description = desc.into();
+        Ranked(HiddenItem {
+            amount: i.amount,
+            path: String::new(),
+            line,
+            part,
+            description: i.description,
+            description_cut: false,
+            category: i.category,
+        })
+    }
+
+    #[test]
+    fn rank_is_amount_then_earlier_part_and_line() {
+        let a = ranked(5, 0, 100, "a");
+        // Same amount, part and line, other text: the same rank.
+        assert!(a == ranked(5, 0, 100, "b"));
+        assert!(a != ranked(5, 0, 200, "a"));
+        assert!(a != ranked(6, 0, 100, "a"));
+        // Larger amount ranks higher; on a tie the earlier line, then the
+        // earlier part.
+        assert_eq!(a.cmp(&ranked(5, 0, 200, "a")), Ordering::Less);
+        assert_eq!(a.cmp(&ranked(9, 0, 100, "a")), Ordering::Greater);
+        assert_eq!(a.cmp(&ranked(1, 1, 100, "a")), Ordering::Greater);
+        assert_eq!(a.cmp(&ranked(5, 0, 100, "z")), Ordering::Equal);
+        assert_eq!(a.partial_cmp(&ranked(5, 0, 200, "a")), Some(Ordering::Less));
+        assert_eq!(
+            a.partial_cmp(&ranked(5, 0, 50, "a")),
+            Some(Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn a_full_list_keeps_the_earlier_of_equal_items() {
+        let mut top = TopHidden::default();
+        // Ten items of 1.00 (lines 1..=10), then an equal one (line 11):
+        // not kept; then 2.00 (line 12) replaces the weakest, line 10.
+        for line in 1..=11 {
+            top.add_in(&item(line, 100, Category::Scheduling), 0);
+        }
+        top.add_in(&item(12, 200, Category::StorageReplica), 1);
+        assert_eq!(top.seen, 12);
+        let kept = top.finish();
+        let lines: Vec<u64> = kept.iter().map(|h| h.line).collect();
+        assert_eq!(lines, [12, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(kept[0].part, 1);
+        assert_eq!(kept[0].category, Category::StorageReplica);
+        assert_eq!(kept[0].description, "item 12");
+        assert!(!kept[0].description_cut);
+        // A zero amount is not ranked, nor counted.
+        let mut top = TopHidden::default();
+        top.add(&item(1, 0, Category::Bandwidth));
+        assert_eq!(top.seen, 0);
+        assert!(top.finish().is_empty());
+    }
+
+    #[test]
+    fn cut_texts() {
+        assert_eq!(cut("abc", 5), ("abc".to_string(), false));
+        assert_eq!(cut("abc", 3), ("abc".to_string(), false));
+        assert_eq!(cut("abcdef", 3), ("abc".to_string(), true));
+        assert_eq!(cut("快乐快乐", 1), ("快".to_string(), true));
+    }
 }

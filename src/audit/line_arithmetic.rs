@@ -196,4 +196,80 @@ mod tests {
             "per 1M requests"
         ));
     }
+
+    /// The messages `check` gives for one line.
+    fn run(q: Option<&str>, p: Option<&str>, amount: &str, list: Option<&str>) -> Vec<String> {
+        let policy = Policy::default();
+        let mut sink = Sink::new("bill.csv", &policy);
+        let mut item = LineItem::new(2, "GPU hours", d(amount));
+        item.quantity = q.map(d);
+        item.unit_price = p.map(d);
+        item.list_amount = list.map(d);
+        check(&item, &mut sink);
+        sink.findings.into_iter().map(|f| f.message).collect()
+    }
+
+    #[test]
+    fn the_documented_example_and_its_tolerance() {
+        // 20 x 1.80 = 36.00 against 37.00: off by 1.00.
+        assert_eq!(
+            run(Some("20"), Some("1.80"), "37.00", None),
+            ["20 x 1.80 = 36.00 but the amount is 37.00 (off by 1.00): GPU hours"]
+        );
+        // Tolerance: half a unit of 36.10 (0.005) + 20 x half a unit of
+        // 1.80 (20 x 0.005 = 0.1; `20` is whole: exact) = 0.105.
+        assert!(run(Some("20"), Some("1.80"), "36.10", None).is_empty());
+        // 36.50: 0.50 off > 0.105 (were `20` taken as rounded, it would
+        // add 1.80 x 0.5 = 0.9 and excuse it).
+        assert_eq!(run(Some("20"), Some("1.80"), "36.50", None).len(), 1);
+        // Exactly at the tolerance: 1 x 40.0 = 40.0 against 40.1: off by
+        // 0.1 = 0.05 (half unit of 40.1) + 1 x 0.05 (half unit of 40.0).
+        assert!(run(Some("1"), Some("40.0"), "40.1", None).is_empty());
+        assert_eq!(run(Some("1"), Some("40.0"), "40.11", None).len(), 1);
+        // Without a quantity or a price there is nothing to multiply.
+        assert!(run(None, Some("1.80"), "37.00", None).is_empty());
+        assert!(run(Some("20"), None, "37.00", None).is_empty());
+    }
+
+    #[test]
+    fn padded_amounts_are_compared_at_ten_places() {
+        // 1 x 0.0000000028475 = 0.0000000028475 against 0.00000000280
+        // (11 places, AWS padding): 4.75e-11 off. At 10 places the half
+        // unit is 5e-11 (+ 1 x 5e-14 for the price): within. At 11 places
+        // it would be 5e-12: a finding.
+        assert!(run(Some("1"), Some("0.0000000028475"), "0.00000000280", None).is_empty());
+        // 4.75e-11 is not within a 10-place amount's half unit when off by
+        // more: 0.0000000027 (10 places) is 1.475e-10 off.
+        assert_eq!(
+            run(Some("1"), Some("0.0000000028475"), "0.0000000027", None).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn list_amounts() {
+        // Payable above list: a surcharge, by 37.00 - 36.00 = 1.00.
+        assert_eq!(
+            run(Some("20"), Some("1.80"), "37.00", Some("36.00")),
+            ["the amount 37.00 is above the list amount 36.00 (by 1.00): GPU hours"]
+        );
+        // A discount: the product is compared with the list amount.
+        assert!(run(Some("20"), Some("1.80"), "30.00", Some("36.00")).is_empty());
+        assert_eq!(
+            run(Some("20"), Some("1.80"), "30.00", Some("38.00")),
+            ["20 x 1.80 = 36.00 but the list amount is 38.00 (off by 2.00): GPU hours"]
+        );
+        // Refunds: -7.20 against -8.00 is a discounted refund; -9.00 is a
+        // credit larger than listed, by |-9.00 - -8.00| = 1.00.
+        assert!(run(None, None, "-7.20", Some("-8.00")).is_empty());
+        assert_eq!(
+            run(None, None, "-9.00", Some("-8.00")),
+            ["the amount -9.00 is above the list amount -8.00 (by 1.00): GPU hours"]
+        );
+        // A list of zero: 0.50 payable is above it.
+        assert_eq!(run(None, None, "0.50", Some("0.00")).len(), 1);
+        // Above by exactly the amount's half unit (36.5: 0.05): tolerated.
+        assert!(run(None, None, "36.5", Some("36.45")).is_empty());
+        assert_eq!(run(None, None, "36.6", Some("36.45")).len(), 1);
+    }
 }

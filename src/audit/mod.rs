@@ -633,6 +633,10 @@ pub fn money(d: Decimal, currency: Option<&str>) -> String {
     }
 }
 
+/// Unit tests of the bill-level and smaller checks (docs/mutants-audit.md).
+#[cfg(test)]
+mod check_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -727,5 +731,389 @@ mod tests {
         let bill = b.finish();
         assert_eq!(codes_of(&bill), ["total-mismatch"]);
         assert_eq!(bill.findings[0].line, Some(10));
+    }
+
+    // ---- Mutation-testing unit tests (docs/mutants-audit.md) ----
+
+    fn finding(code: &str, line: Option<u64>, message: &str) -> Finding {
+        Finding {
+            code: code.into(),
+            severity: Severity::Warning,
+            message: message.into(),
+            path: "earlier.csv".into(),
+            line,
+            accepted: None,
+        }
+    }
+
+    #[test]
+    fn checks_markdown_is_the_checked_in_docs_page() {
+        // docs/checks.md is generated from CHECKS (integration test
+        // `docs_checks_md_is_generated_from_the_code` regenerates it).
+        let md = checks_markdown();
+        assert_eq!(md, include_str!("../../docs/checks.md"));
+        for c in CHECKS {
+            assert!(md.contains(&format!("\n## {}\n\n{}", c.code, explain_text(c))));
+        }
+    }
+
+    #[test]
+    fn explain_text_has_every_part_in_order() {
+        let c = CheckInfo {
+            code: "x-y",
+            default_severity: Severity::Error,
+            summary: "S",
+            what: "W",
+            why: "Y",
+            example: "E",
+        };
+        assert_eq!(
+            explain_text(&c),
+            "Default severity: **error**.\n\n**What it does.** W\n\n**Why it matters.** Y\n\n**Example.** E\n"
+        );
+    }
+
+    #[test]
+    fn check_info_finds_a_code_and_only_it() {
+        assert_eq!(check_info("idle-storage").unwrap().code, "idle-storage");
+        assert_eq!(
+            check_info("total-mismatch").unwrap().default_severity,
+            Severity::Error
+        );
+        assert!(check_info("no-such-check").is_none());
+    }
+
+    #[test]
+    fn fraction_percent_is_divided_by_one_hundred() {
+        // 250% = 250 / 100 = 2.5 (not 250 * 100, not 250 % 100 = 50).
+        assert_eq!(parse_fraction("250%").unwrap(), Decimal::new(25, 1));
+        assert_eq!(parse_fraction("0%").unwrap(), Decimal::ZERO);
+        assert_eq!(parse_fraction("1.5").unwrap(), Decimal::new(15, 1));
+    }
+
+    fn accept(code: &str, path: &str, line: Option<u64>, reason: &str) -> accepted::Accepted {
+        accepted::Accepted {
+            code: code.into(),
+            path: glob::Pattern::new(path).unwrap(),
+            line,
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn policy_severity_default_override_off_unknown() {
+        let mut p = Policy::default();
+        // Defaults from the CheckInfo table.
+        assert_eq!(p.severity("total-mismatch"), Some(Severity::Error));
+        assert_eq!(p.severity("idle-storage"), Some(Severity::Warning));
+        // A code outside the table is a warning.
+        assert_eq!(p.severity("no-such-check"), Some(Severity::Warning));
+        p.severities
+            .insert("idle-storage".into(), Some(Severity::Error));
+        p.severities.insert("total-mismatch".into(), None);
+        assert_eq!(p.severity("idle-storage"), Some(Severity::Error));
+        assert_eq!(p.severity("total-mismatch"), None);
+    }
+
+    #[test]
+    fn policy_accepted_reason_is_the_first_covering_entry() {
+        let mut p = Policy::default();
+        assert_eq!(p.accepted_reason("idle-storage", "a.csv", Some(3)), None);
+        p.accepted = vec![
+            accept("idle-storage", "b.csv", None, "other file"),
+            accept("idle-storage", "*.csv", Some(3), "line three"),
+            accept("idle-storage", "*.csv", None, "any line"),
+        ];
+        assert_eq!(
+            p.accepted_reason("idle-storage", "a.csv", Some(3))
+                .as_deref(),
+            Some("line three")
+        );
+        assert_eq!(
+            p.accepted_reason("idle-storage", "a.csv", Some(4))
+                .as_deref(),
+            Some("any line")
+        );
+        assert_eq!(p.accepted_reason("total-mismatch", "a.csv", Some(3)), None);
+    }
+
+    #[test]
+    fn sink_names_the_part_of_each_line_and_the_first_part_for_the_bill() {
+        let p = Policy::default();
+        let mut s = Sink::new("bill.csv", &p);
+        assert_eq!(s.part(), 0);
+        assert_eq!(s.part_path(0), "bill.csv");
+        assert_eq!(s.part_path(5), "bill.csv");
+        s.begin_part("bill_1.csv");
+        s.begin_part("bill_1.csv"); // the same part again: no new part
+        assert_eq!(s.part(), 0);
+        s.emit(&idle_storage::INFO, Some(2), "a".into());
+        s.begin_part("bill_2.csv");
+        assert_eq!(s.part(), 1);
+        assert_eq!(s.part_path(0), "bill_1.csv");
+        assert_eq!(s.part_path(1), "bill_2.csv");
+        s.emit(&idle_storage::INFO, Some(3), "b".into());
+        s.emit(&hidden_fee_share::INFO, None, "c".into());
+        s.emit_in(0, &duplicate_line::INFO, Some(9), "d".into());
+        let f = s.finish();
+        let got: Vec<(&str, &str, Option<u64>, &str, Severity)> = f
+            .iter()
+            .map(|f| {
+                (
+                    f.code.as_str(),
+                    f.path.as_str(),
+                    f.line,
+                    f.message.as_str(),
+                    f.severity,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "idle-storage",
+                    "bill_1.csv",
+                    Some(2),
+                    "a",
+                    Severity::Warning
+                ),
+                (
+                    "idle-storage",
+                    "bill_2.csv",
+                    Some(3),
+                    "b",
+                    Severity::Warning
+                ),
+                ("hidden-fee-share", "bill_1.csv", None, "c", Severity::Error),
+                (
+                    "duplicate-line",
+                    "bill_1.csv",
+                    Some(9),
+                    "d",
+                    Severity::Warning
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn sink_policy_is_the_one_given() {
+        let p = Policy {
+            max_findings_per_code: 7,
+            ..Policy::default()
+        };
+        let s = Sink::new("a.csv", &p);
+        assert_eq!(s.policy().max_findings_per_code, 7);
+    }
+
+    #[test]
+    fn sink_caps_findings_per_code_with_a_closing_count() {
+        let p = Policy {
+            max_findings_per_code: 2,
+            accepted: vec![accept("idle-storage", "a.csv", None, "known")],
+            ..Policy::default()
+        };
+        // Exactly at the cap: 2 findings, no closing one.
+        let mut s = Sink::new("a.csv", &p);
+        for i in 0..2 {
+            s.emit(&duplicate_line::INFO, Some(i), format!("m{i}"));
+        }
+        let f = s.finish();
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[1].message, "m1");
+        // One above the cap on two codes: 2 listed each, then "1 more" each
+        // (3 - 2 = 1), sorted by code.
+        let mut s = Sink::new("a.csv", &p);
+        for i in 0..3 {
+            s.emit(&idle_storage::INFO, Some(i), format!("i{i}"));
+            s.emit(&duplicate_line::INFO, Some(i), format!("d{i}"));
+        }
+        s.emit(&total_mismatch::INFO, None, "t".into());
+        let f = s.finish();
+        let msgs: Vec<&str> = f.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "i0",
+                "d0",
+                "i1",
+                "d1",
+                "t",
+                "1 more `duplicate-line` findings not listed (3 in all)",
+                "1 more `idle-storage` findings not listed (3 in all)",
+            ]
+        );
+        let closing = &f[6];
+        assert_eq!(closing.code, "idle-storage");
+        assert_eq!(closing.severity, Severity::Warning);
+        assert_eq!(closing.line, None);
+        assert_eq!(closing.path, "a.csv");
+        assert_eq!(closing.accepted.as_deref(), Some("known"));
+        assert_eq!(f[0].accepted.as_deref(), Some("known"));
+        assert_eq!(f[1].accepted, None);
+        // Ten more than the cap: 12 - 2 = 10 not listed.
+        let mut s = Sink::new("a.csv", &p);
+        for i in 0..12 {
+            s.emit(&duplicate_line::INFO, Some(i), String::new());
+        }
+        let f = s.finish();
+        assert_eq!(f.len(), 3);
+        assert_eq!(
+            f[2].message,
+            "10 more `duplicate-line` findings not listed (12 in all)"
+        );
+    }
+
+    #[test]
+    fn sink_drops_a_check_turned_off_and_counts_nothing_for_it() {
+        let mut p = Policy::default();
+        p.severities.insert("duplicate-line".into(), None);
+        p.max_findings_per_code = 1;
+        let mut s = Sink::new("a.csv", &p);
+        for i in 0..3 {
+            s.emit(&duplicate_line::INFO, Some(i), String::new());
+        }
+        assert!(s.finish().is_empty());
+    }
+
+    #[test]
+    fn sink_push_applies_the_policy_to_known_codes_and_keeps_others() {
+        let mut p = Policy::default();
+        p.severities
+            .insert("unparsable-value".into(), Some(Severity::Warning));
+        let mut s = Sink::new("a.csv", &p);
+        s.push(finding("unparsable-value", Some(4), "bad"));
+        s.push(finding("some-stage-note", Some(5), "kept"));
+        let f = s.finish();
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].code, "unparsable-value");
+        // Re-emitted through the sink: its path and severity are the sink's.
+        assert_eq!(f[0].path, "a.csv");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(f[1], finding("some-stage-note", Some(5), "kept"));
+    }
+
+    #[test]
+    fn skip_counts_add_and_total() {
+        let mut s = SkipCounts::default();
+        // 1 unparsable, 2 missing, 3 blank, 4 summary: total 1+2+3+4 = 10.
+        let reasons = [
+            (SkipReason::Unparsable, 1),
+            (SkipReason::MissingAmount, 2),
+            (SkipReason::Blank, 3),
+            (SkipReason::Summary, 4),
+        ];
+        for (r, n) in reasons {
+            for _ in 0..n {
+                s.add(r);
+            }
+        }
+        assert_eq!(
+            s,
+            SkipCounts {
+                unparsable: 1,
+                missing_amount: 2,
+                blank: 3,
+                summary: 4
+            }
+        );
+        assert_eq!(s.total(), 10);
+        // 5+7+11+13 = 36 (no product or difference of these gives 36).
+        let s = SkipCounts {
+            unparsable: 5,
+            missing_amount: 7,
+            blank: 11,
+            summary: 13,
+        };
+        assert_eq!(s.total(), 36);
+    }
+
+    #[test]
+    fn exceeds_is_strict_at_the_threshold() {
+        let d = |s: &str| s.parse::<Decimal>().unwrap();
+        // 0.05 * 100 = 5.00: 5.00 passes, 5.01 and 6 exceed, 4.99 passes.
+        assert!(!exceeds(d("5.00"), d("0.05"), d("100")));
+        assert!(exceeds(d("5.01"), d("0.05"), d("100")));
+        assert!(exceeds(d("6"), d("0.05"), d("100")));
+        assert!(!exceeds(d("4.99"), d("0.05"), d("100")));
+        // share * whole overflows: compare part / whole with share instead.
+        // 1 / 2 = 0.5 is not above MAX; MAX / 2 is above 0.5 only if
+        // 0.5 * 2 overflowed, so use a share near MAX: MAX*2 overflows and
+        // MAX/2 < MAX (no fire), 1/2 < MAX (no fire).
+        assert!(!exceeds(Decimal::ONE, Decimal::MAX, d("2")));
+        assert!(!exceeds(Decimal::MAX, Decimal::MAX, d("2")));
+    }
+
+    #[test]
+    fn share_is_none_without_a_positive_whole() {
+        assert_eq!(share(Decimal::ONE, Decimal::NEGATIVE_ONE), None);
+        assert_eq!(
+            share(Decimal::ONE, Decimal::ONE).unwrap().to_string(),
+            "1.000000"
+        );
+    }
+
+    #[test]
+    fn percent_and_money_text() {
+        // 0.05 * 100 = 5.00; 1.23456 * 100 = 123.456 -> 123.46.
+        assert_eq!(percent(Decimal::new(5, 2)), "5.00%");
+        assert_eq!(percent(Decimal::new(123456, 5)), "123.46%");
+        assert_eq!(money(Decimal::new(500, 2), Some("USD")), "5.00 USD");
+        assert_eq!(money(Decimal::new(500, 2), None), "5.00");
+    }
+
+    #[test]
+    fn builder_counts_items_skips_and_decides_passed() {
+        let policy = Policy::default();
+        let mut b = builder_with(
+            &policy,
+            &[(Category::Compute, "10.00"), (Category::Compute, "20.00")],
+        );
+        b.add_skip(SkipReason::Blank, None);
+        b.add_skip(
+            SkipReason::Unparsable,
+            Some(finding("unparsable-value", Some(7), "bad")),
+        );
+        let bill = b.finish();
+        assert_eq!(bill.line_items, 2);
+        assert_eq!(bill.skipped_rows(), 2);
+        assert_eq!(bill.skipped.blank, 1);
+        assert_eq!(bill.skipped.unparsable, 1);
+        // 10.00 + 20.00 = 30.00 compute; no hidden fees.
+        assert_eq!(bill.subtotal, Decimal::new(3000, 2));
+        assert_eq!(bill.total, Decimal::new(3000, 2));
+        // unparsable-value is an error by default: the bill fails.
+        assert_eq!(codes_of(&bill), ["unparsable-value"]);
+        assert_eq!(bill.findings[0].path, "inv.txt");
+        assert!(!bill.passed);
+        // Without findings the bill passes.
+        let bill = builder_with(&policy, &[(Category::Compute, "10.00")]).finish();
+        assert!(bill.findings.is_empty());
+        assert!(bill.passed);
+        assert_eq!(bill.skipped_rows(), 0);
+        // A warning alone does not fail at the default fail level.
+        let mut b = builder_with(&policy, &[(Category::Compute, "10.00")]);
+        b.add_finding(finding("unparsed-line", Some(3), "?"));
+        let bill = b.finish();
+        assert_eq!(codes_of(&bill), ["unparsed-line"]);
+        assert!(bill.passed);
+    }
+
+    #[test]
+    fn builder_emit_and_parts_name_the_file() {
+        let policy = Policy::default();
+        let mut b = BillBuilder::new("m.csv", "csv", None, &policy);
+        b.begin_part("m_1.csv");
+        b.emit(&unparsed_line::INFO, Some(1), "one".into());
+        b.begin_part("m_2.csv");
+        b.emit(&unparsed_line::INFO, Some(2), "two".into());
+        let bill = b.finish();
+        let got: Vec<(&str, Option<u64>)> = bill
+            .findings
+            .iter()
+            .map(|f| (f.path.as_str(), f.line))
+            .collect();
+        assert_eq!(got, [("m_1.csv", Some(1)), ("m_2.csv", Some(2))]);
     }
 }

@@ -147,4 +147,29 @@ mod tests {
         assert_eq!(m.untracked_items, 5);
         assert_eq!(m.months[0].subtotal, Decimal::new(2, 0));
     }
+
+    #[test]
+    fn tax_and_credit_rows_open_no_month_and_are_not_untracked() {
+        let mut t = MonthlyTally::default();
+        // A month with only tax and credit: no month, nothing untracked.
+        t.add(&dated(2025, 12, 7, Category::Tax));
+        t.add(&dated(2025, 12, -3, Category::Credit));
+        t.add(&dated(2025, 11, 90, Category::Compute));
+        let m = t.finish();
+        assert_eq!(m.months.len(), 1);
+        assert_eq!(m.months[0].month, "2025-11");
+        assert_eq!(m.untracked_items, 0);
+        // With every month slot taken, a tax row is not counted untracked.
+        let mut t = MonthlyTally::default();
+        for i in 0..MAX_MONTHS as i32 {
+            t.add(&dated(
+                2000 + i / 12,
+                (i % 12) as u32 + 1,
+                1,
+                Category::Compute,
+            ));
+        }
+        t.add(&dated(2999, 1, 7, Category::Tax));
+        assert_eq!(t.finish().untracked_items, 0);
+    }
 }

@@ -278,4 +278,164 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(day_text(a), "2025-10-01");
     }
+
+    // ---- Mutation-testing unit tests (docs/mutants-audit.md) ----
+
+    fn at(s: &str) -> Option<NaiveDateTime> {
+        Some(NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap())
+    }
+
+    /// Day number of a date, computed by chrono (not by billaudit).
+    fn day(y: i32, m: u32, d: u32) -> i32 {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap().num_days_from_ce()
+    }
+
+    #[test]
+    fn item_days_exact_numbers() {
+        let mut i = LineItem::new(1, "x", Decimal::ONE);
+        assert_eq!(item_days(&i), None);
+        // A date alone covers its own day.
+        i.start = at("2025-10-01 08:00:00");
+        assert_eq!(item_days(&i), Some((day(2025, 10, 1), day(2025, 10, 1))));
+        // 2025-10-01 00:00 .. 2025-10-03 00:00: the 1st and the 2nd.
+        i.start = at("2025-10-01 00:00:00");
+        i.end = at("2025-10-03 00:00:00");
+        assert_eq!(item_days(&i), Some((day(2025, 10, 1), day(2025, 10, 2))));
+        // An end one second past midnight covers that day too.
+        i.end = at("2025-10-03 00:00:01");
+        assert_eq!(item_days(&i), Some((day(2025, 10, 1), day(2025, 10, 3))));
+        // An end before the start: the start day only.
+        i.end = at("2025-09-20 00:00:00");
+        assert_eq!(item_days(&i), Some((day(2025, 10, 1), day(2025, 10, 1))));
+        // Two years are cut to 366 days: first + 365.
+        i.start = at("2024-01-01 00:00:00");
+        i.end = at("2026-01-01 00:00:00");
+        let first = day(2024, 1, 1);
+        assert_eq!(item_days(&i), Some((first, first + 365)));
+        // 2024 is a leap year: 366 days end on 2024-12-31.
+        assert_eq!(first + 365, day(2024, 12, 31));
+    }
+
+    #[test]
+    fn day_text_exact() {
+        assert_eq!(day_text(day(2025, 10, 2)), "2025-10-02");
+        // Out of chrono's range: the number itself.
+        assert_eq!(day_text(i32::MAX), "2147483647");
+    }
+
+    #[test]
+    fn elapsed_seconds_only_when_end_is_later() {
+        // 08:00 .. 09:30 = 90 min = 5400 s.
+        assert_eq!(
+            elapsed_seconds(at("2025-10-01 08:00:00"), at("2025-10-01 09:30:00")),
+            Some(5400)
+        );
+        // One second.
+        assert_eq!(
+            elapsed_seconds(at("2025-10-01 08:00:00"), at("2025-10-01 08:00:01")),
+            Some(1)
+        );
+        assert_eq!(
+            elapsed_seconds(at("2025-10-01 08:00:00"), at("2025-10-01 08:00:00")),
+            None
+        );
+        assert_eq!(
+            elapsed_seconds(at("2025-10-01 09:00:00"), at("2025-10-01 08:00:00")),
+            None
+        );
+        assert_eq!(elapsed_seconds(None, at("2025-10-01 08:00:00")), None);
+    }
+
+    #[test]
+    fn unit_hours_every_arm() {
+        assert_eq!(unit_hours("hr"), Some(Decimal::ONE));
+        assert_eq!(unit_hours("核时"), Some(Decimal::ONE));
+        assert_eq!(unit_hours("天"), Some(Decimal::from(24)));
+        // A minute is 1/60 hour: 60 of them make (about) one hour, and it
+        // is neither 1 (1 % 60) nor 60 (1 * 60).
+        let min = unit_hours("minutes").unwrap();
+        assert!(
+            min > Decimal::new(166, 4) && min < Decimal::new(167, 4),
+            "{min}"
+        );
+        let sec = unit_hours("s").unwrap();
+        // 1/3600 = 0.000277...
+        assert!(
+            sec > Decimal::new(277, 6) && sec < Decimal::new(278, 6),
+            "{sec}"
+        );
+        assert_eq!(unit_hours("秒"), Some(sec));
+        // A block: 2 days = 48 hours.
+        assert_eq!(unit_hours("2 days"), Some(Decimal::from(48)));
+        assert_eq!(unit_hours("request"), None);
+        assert_eq!(unit_hours("fortnight"), None);
+    }
+
+    #[test]
+    fn gpu_model_token_boundaries() {
+        // A longer token may follow a letter or digit (`8xA100`)...
+        assert_eq!(gpu_model("8xA100"), Some("A100"));
+        // ... but `t4` must stand alone.
+        assert_eq!(gpu_model("gpt4 api"), None);
+        assert_eq!(gpu_model("gpt4 on a T4"), Some("T4"));
+        // A rejected occurrence (`a1000`) is skipped and a later one found.
+        assert_eq!(gpu_model("a1000 then a100"), Some("A100"));
+        // A short token running on into a letter is another name; not a
+        // digit-only rule: `h20x` is not H20.
+        assert_eq!(gpu_model("h20x"), None);
+        assert_eq!(gpu_model("node h20"), Some("H20"));
+        assert_eq!(gpu_model("rtx-4090_d"), Some("RTX 4090"));
+        let mut i = LineItem::new(1, "NVIDIA H100 SXM", Decimal::ONE);
+        assert_eq!(item_gpu_model(&i), Some("H100"));
+        i.description = "disk".into();
+        assert_eq!(item_gpu_model(&i), None);
+    }
+
+    #[test]
+    fn memo_remembers_and_is_bounded() {
+        let mut m = Memo::default();
+        assert_eq!(m.gpu_model("RTX 4090 pod"), Some("RTX 4090"));
+        assert_eq!(m.gpu_model("disk"), None);
+        assert_eq!(m.gpu_model("RTX 4090 pod"), Some("RTX 4090"));
+        assert_eq!(m.models.len(), 2);
+        for i in 0..Memo::CAP {
+            m.gpu_model(&format!("row {i}"));
+        }
+        // Before row k, 2 + k texts are held; at k = 4094 that is 4096 (the
+        // cap): cleared, then rows 4094 and 4095 are inserted: 2 held.
+        assert_eq!(m.models.len(), 2);
+        assert_eq!(m.gpu_model("a100"), Some("A100"));
+
+        assert_eq!(m.unit_hours("hours"), Some(Decimal::ONE));
+        assert_eq!(m.unit_hours("days"), Some(Decimal::from(24)));
+        assert_eq!(m.unit_hours("hours"), Some(Decimal::ONE));
+        assert_eq!(m.unit_hours("GB"), None);
+        assert_eq!(m.units.len(), 3);
+        for i in 0..13 {
+            m.unit_hours(&format!("{i} hours"));
+        }
+        // 3 + 13 = 16 held: full, not yet cleared.
+        assert_eq!(m.units.len(), 16);
+        assert_eq!(m.unit_hours("5 days"), Some(Decimal::from(120)));
+        // The 17th clears first: only `5 days` held.
+        assert_eq!(m.units.len(), 1);
+    }
+
+    #[test]
+    fn hashes_tell_texts_apart() {
+        assert_ne!(hash_text("abc"), hash_text("abd"));
+        let a = stable_hash(|h| h.write(b"abc"));
+        assert_eq!(a, stable_hash(|h| h.write(b"abc")));
+        assert_ne!(a, stable_hash(|h| h.write(b"abd")));
+        assert!(a > 1);
+    }
+
+    #[test]
+    fn round_money_at_least_two_places_half_away() {
+        let d = |s: &str| s.parse::<Decimal>().unwrap();
+        assert_eq!(round_money(d("1.005"), 2).to_string(), "1.01");
+        assert_eq!(round_money(d("-1.005"), 0).to_string(), "-1.01");
+        assert_eq!(round_money(d("1.23450"), 4).to_string(), "1.2345");
+        assert_eq!(round_money(d("1.23455"), 4).to_string(), "1.2346");
+    }
 }
