@@ -6,6 +6,7 @@
 #   scripts/mutants.sh src/audit/line_arithmetic.rs
 # Extra cargo-mutants flags go after `--` (e.g. `-- -j 2 --shard 1/4`).
 # Results: target/mutants-out/mutants.out/{caught,missed,unviable,timeout}.txt
+# (or where `-- -o DIR` says).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null 2>&1 || cargo install cargo-mutants --locked --quiet
@@ -15,4 +16,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do files+=("-f" "$1"); shift; done
 if [ ${#files[@]} -eq 0 ]; then
     files=(-f 'src/audit/**/*.rs' -f 'src/normalise/**/*.rs' -f 'src/ingest/text/*.rs')
 fi
-exec cargo mutants "${files[@]}" -o target/mutants-out "$@"
+case " $* " in
+    *" -o "* | *" --output "*) out=() ;;
+    *) out=(-o target/mutants-out) ;;
+esac
+exec cargo mutants "${files[@]}" "${out[@]}" "$@"
