@@ -305,6 +305,66 @@ mod tests {
     }
 
     #[test]
+    fn a_payment_split_is_never_the_amount_even_when_named() {
+        // `--columns amount=<a payment split>`: the header is refused rather
+        // than summing how a charge was paid. One split per table.
+        for (name, header) in [
+            (
+                "aws-cur",
+                &[
+                    "lineItem/UnblendedCost",
+                    "lineItem/LineItemType",
+                    "lineItem/BlendedCost",
+                ][..],
+            ),
+            (
+                "aws-cur2",
+                &[
+                    "line_item_unblended_cost",
+                    "line_item_line_item_type",
+                    "line_item_blended_cost",
+                ],
+            ),
+            (
+                "azure",
+                &["MeterCategory", "CostInBillingCurrency", "CostInUsd"],
+            ),
+            (
+                "gcp",
+                &["service.description", "cost_type", "cost", "cost_at_list"],
+            ),
+            (
+                "oci",
+                &["cost/myCost", "product/Description", "cost/myCostOverage"],
+            ),
+            ("alibaba", &["产品明细", "消费类型", "应付金额", "现金支付"]),
+            ("tencent", &["优惠后总价", "组件名称", "代金券支出"]),
+            (
+                "huawei",
+                &["使用量类型", "产品类型", "应付金额", "现金支付"],
+            ),
+        ] {
+            let p = by_name(name).unwrap();
+            let h = cells(header);
+            // Mapped as it is ...
+            assert!(
+                matches!(
+                    map_header(&p, &h, &Vec::new(), CostBasis::Billed, false),
+                    Some(Ok(_))
+                ),
+                "{name}"
+            );
+            // ... refused with the split as the amount.
+            let split = header.last().unwrap().to_string();
+            let o = vec![(Role::Amount, split)];
+            assert!(
+                map_header(&p, &h, &o, CostBasis::Billed, false).is_none(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn every_specific_profile_has_a_signature_and_a_cost_column() {
         for p in builtin().iter().filter(|p| p.name != "generic-csv") {
             assert!(!p.signature.is_empty(), "{}", p.name);
