@@ -4,7 +4,7 @@
 //! (`Z`, `+08:00`, `GMT+08:00`) is read and dropped, because start and end of
 //! one row always share it and only their difference matters to the checks.
 
-use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
+use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
 
 pub use crate::model::DateOrder;
 
@@ -370,13 +370,17 @@ pub fn parse_date(raw: &str) -> Option<NaiveDate> {
     parse_month(s)
 }
 
+/// The years a month alone (`2025-10`, `Oct 2025`) may name: `Oct 25` is
+/// not October of year 25.
+const MONTH_YEARS: std::ops::RangeInclusive<i32> = 1900..=2200;
+
 /// `2025-10`, `2025/10`, `202510`, `2025年10月`, `Oct 2025`, `October 2025`.
 pub fn parse_month(raw: &str) -> Option<NaiveDate> {
     let s = raw.trim();
     let with_day = |y: &str, m: &str| -> Option<NaiveDate> {
         let y: i32 = y.trim().parse().ok()?;
         let m: u32 = m.trim().parse().ok()?;
-        if !(1900..=2200).contains(&y) {
+        if !MONTH_YEARS.contains(&y) {
             return None;
         }
         NaiveDate::from_ymd_opt(y, m, 1)
@@ -397,7 +401,7 @@ pub fn parse_month(raw: &str) -> Option<NaiveDate> {
     }
     for f in ["%d %b %Y", "%d %B %Y"] {
         if let Ok(d) = NaiveDate::parse_from_str(&format!("1 {s}"), f) {
-            return Some(d);
+            return MONTH_YEARS.contains(&d.year()).then_some(d);
         }
     }
     None
@@ -478,7 +482,8 @@ fn range_with(
     for sep in [" to ", " TO ", " To "] {
         if let Some((a, b)) = s.split_once(sep) {
             if let (Some(x), Some(y)) = (parse_datetime(a), parse_datetime(b)) {
-                return Some((x, y));
+                // An end before its start is no range, as with a dash above.
+                return (y >= x).then_some((x, y));
             }
         }
     }
@@ -873,6 +878,12 @@ mod tests {
         // Years outside 1900..=2200 are not billing months.
         assert_eq!(parse_month("1899-12"), None);
         assert_eq!(parse_month("2025-13"), None);
+        // `Oct 25` is no month of year 25 (it was read as 0025-10-01): the
+        // year range holds for month names too.
+        assert_eq!(parse_month("Oct 25"), None);
+        assert_eq!(parse_datetime("Oct 25"), None);
+        assert_eq!(parse_month("Oct 2201"), None);
+        assert_eq!(parse_month("Dec 2200"), Some(day("2200-12-01")));
     }
 
     #[test]
@@ -907,6 +918,8 @@ mod tests {
             parse_range("2025-10-01 to 2025-10-31"),
             Some((dt("2025-10-01 00:00:00"), dt("2025-10-31 00:00:00")))
         );
+        // ... with ` to ` as with a dash (it was read end before start).
+        assert_eq!(parse_range("2025-10-31 to 2025-10-01"), None);
     }
 
     #[test]
