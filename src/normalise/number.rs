@@ -714,6 +714,35 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_path_takes_what_machine_exports_write() {
+        // Taken without allocation: sign, digits, one inner dot, up to 28
+        // characters after the sign.
+        assert_eq!(
+            plain_fast("-123.4500").map(|d| d.to_string()),
+            Some("-123.4500".into())
+        );
+        assert_eq!(plain_fast("12.5"), Some(d("12.5")));
+        let n28 = "1234567890123456789012345678";
+        assert_eq!(plain_fast(n28), Some(d(n28)));
+        // `-0` is 0, not negative zero.
+        assert!(!plain_fast("-0").unwrap().is_sign_negative());
+        // Left to the general path: 29 digits, two dots, a trailing or
+        // leading dot, anything else.
+        for s in [
+            "12345678901234567890123456789",
+            "1.2.3",
+            "5.",
+            ".5",
+            "1,234",
+            "1e5",
+            "-",
+            "",
+        ] {
+            assert_eq!(plain_fast(s), None, "{s:?}");
+        }
+    }
+
+    #[test]
     fn half_units() {
         assert_eq!(half_unit(d("12.30")), d("0.005"));
         assert_eq!(half_unit(d("12")), d("0.5"));
