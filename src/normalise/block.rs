@@ -216,5 +216,10 @@ mod tests {
         assert_eq!(t("per hour"), None);
         assert_eq!(t("per 1 hour"), None);
         assert_eq!(t("per month"), None);
+        // A bare `k` or `m` after `per` is a unit (`per m` of cable), not a
+        // multiplier: only the words `thousand`, `million`, `billion` are.
+        assert_eq!(t("Cable per m"), None);
+        assert_eq!(t("Calls per k"), None);
+        assert_eq!(t("per billion"), Some(1_000_000_000));
     }
 }

@@ -163,6 +163,81 @@ mod tests {
     }
 
     #[test]
+    fn invisible_characters_and_brackets() {
+        // A zero-width space (U+200B) is dropped like a BOM.
+        assert_eq!(n("\u{200b}Cost"), ("cost".into(), None));
+        assert_eq!(n("Co\u{200b}st\u{feff}"), ("cost".into(), None));
+        // Full-width brackets fold to ASCII before the suffix is looked at.
+        assert_eq!(n("金额（USD）"), ("金额".into(), Some("USD".into())));
+        // A header that is only a bracketed name keeps it: nothing before it
+        // to replace.
+        assert_eq!(n("(MeterCategory)"), ("(metercategory)".into(), None));
+    }
+
+    #[test]
+    fn only_camel_case_identifiers_replace_the_name() {
+        // Not identifiers: a space inside, a digit first, shorter than four.
+        assert_eq!(n("Price (per GiB)"), ("price (per gib)".into(), None));
+        assert_eq!(n("Tier (2ndGen)"), ("tier (2ndgen)".into(), None));
+        assert_eq!(n("Size (aB)"), ("size (ab)".into(), None));
+        // No uppercase after the first letter, or no lowercase at all.
+        assert_eq!(n("Usage (Hours)"), ("usage (hours)".into(), None));
+        assert_eq!(n("Usage (GPUH)"), ("usage (gpuh)".into(), None));
+        // Four characters with an inner capital: an identifier.
+        assert_eq!(n("Preis (unIt)"), ("unit".into(), None));
+        assert_eq!(
+            n("Kosten (costInBillingCurrency)"),
+            ("costinbillingcurrency".into(), None)
+        );
+    }
+
+    #[test]
+    fn every_currency_spelling() {
+        for (raw, code) in [
+            ("¥", "CNY"),
+            ("人民币", "CNY"),
+            ("rmb", "CNY"),
+            ("US$", "USD"),
+            ("美元", "USD"),
+            ("欧元", "EUR"),
+            ("£", "GBP"),
+            ("gbp", "GBP"),
+            ("C$", "CAD"),
+            ("A$", "AUD"),
+            ("日元", "JPY"),
+            ("HK$", "HKD"),
+            ("港币", "HKD"),
+            ("sgd", "SGD"),
+            ("₹", "INR"),
+            ("chf", "CHF"),
+            ("₩", "KRW"),
+            ("人民币(CNY)", "CNY"),
+            ("Dollar (USD)", "USD"),
+        ] {
+            assert_eq!(currency_code(raw), Some(code), "{raw}");
+        }
+        assert_eq!(currency_code("dollars"), None);
+        assert_eq!(currency_code("hours (h)"), None);
+    }
+
+    #[test]
+    fn iso_codes() {
+        assert!(is_iso_code("USD"));
+        assert!(is_iso_code("XAF"));
+        // Lowercase, four letters and the alias RMB are not ISO codes as written.
+        assert!(!is_iso_code("usd"));
+        assert!(!is_iso_code("USDX"));
+        assert!(!is_iso_code("US"));
+        assert!(!is_iso_code("RMB"));
+        // Unknown three-letter codes are kept, uppercased.
+        assert_eq!(currency_value("xaf").as_deref(), Some("XAF"));
+        assert_eq!(currency_value(" XAF ").as_deref(), Some("XAF"));
+        assert_eq!(currency_value("RMB").as_deref(), Some("CNY"));
+        assert_eq!(currency_value("x1z"), None);
+        assert_eq!(currency_value("USDX"), None);
+    }
+
+    #[test]
     fn currency_values() {
         assert_eq!(currency_value("人民币（CNY）").as_deref(), Some("CNY"));
         assert_eq!(currency_value("usd").as_deref(), Some("USD"));

@@ -162,7 +162,9 @@ pub fn parse_number(raw: &str, mark: DecimalMark) -> Result<Cell, NumberError> {
         }
     })?;
     let mut value = parse_plain(&plain).ok_or_else(|| {
-        if plain.contains(['e', 'E']) || plain.len() > 29 {
+        // `plain` is digits, a dot and an exponent: it fails only past the
+        // Decimal range, which for a plain integer means more than 28 digits.
+        if plain.contains(['e', 'E']) || plain.len() > 28 {
             NumberError::OutOfRange(shorten(raw))
         } else {
             err()
@@ -333,7 +335,7 @@ fn is_grouped(s: &str, sep: char) -> bool {
 }
 
 /// Parses `digits[.digits][e[+-]digits]` exactly. More than 28 fractional
-/// digits are rounded to 28 (banker's rounding; the one documented rounding
+/// digits are rounded to 28 (half away from zero; the one documented rounding
 /// point on input); more than 28 integer digits are out of range.
 fn parse_plain(s: &str) -> Option<Decimal> {
     if let Some(i) = s.find('e') {
@@ -515,6 +517,229 @@ mod tests {
         assert_eq!(got, d("0.1234567890123456789012345679"));
         assert!(parse_number(&"9".repeat(40), DecimalMark::Dot).is_err());
         assert!(parse_number(&"9".repeat(5000), DecimalMark::Dot).is_err());
+    }
+
+    /// The error a cell gives, for asserting its kind and its quoted text.
+    fn e(s: &str, mark: DecimalMark) -> NumberError {
+        match parse_number(s, mark) {
+            Err(e) => e,
+            other => panic!("{s:?}: expected an error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_placeholder_spelling_is_missing() {
+        // The full list of `is_placeholder`, including the case-insensitive
+        // words and a placeholder padded with spaces on one side only.
+        for p in [
+            "—",
+            "－",
+            "/",
+            "NA",
+            "None",
+            "NONE",
+            "none",
+            "NaN",
+            "nan",
+            " -",
+            "- ",
+            "\u{3000}--",
+        ] {
+            assert_eq!(
+                parse_number(p, DecimalMark::Dot),
+                Ok(Cell::Missing),
+                "{p:?}"
+            );
+        }
+        // Not placeholders: a word that merely contains one, and a number.
+        assert!(parse_number("nana", DecimalMark::Dot).is_err());
+        assert!(!is_placeholder("0"));
+        assert!(!is_placeholder("1-"));
+    }
+
+    #[test]
+    fn trim_only_skips_cells_without_outer_whitespace() {
+        assert_eq!(trim(" a"), "a");
+        assert_eq!(trim("a "), "a");
+        assert_eq!(trim("a b"), "a b");
+        assert_eq!(trim("\u{3000}x\u{3000}"), "x");
+    }
+
+    #[test]
+    fn cell_length_limit_is_512_bytes() {
+        // MAX_NUMBER_LEN (128) characters of up to 4 bytes: 512 bytes.
+        // "1" followed by 511 spaces is 512 bytes and still reads as 1;
+        // one more space and the cell is not a number, whatever it holds.
+        let at_limit = format!("1{}", " ".repeat(511));
+        assert_eq!(v(&at_limit), d("1"));
+        let long = format!("1{}", " ".repeat(512));
+        assert_eq!(
+            e(&long, DecimalMark::Dot),
+            NumberError::NotANumber("1".into())
+        );
+        // 200 bytes: far below the limit (a limit of 128+4 or 128/4 would refuse it).
+        assert_eq!(v(&format!("7{}", " ".repeat(199))), d("7"));
+    }
+
+    #[test]
+    fn dot_file_reads_dot_groups_only_when_repeated() {
+        // In a decimal-dot file `$1.234` is one and a bit, not 1234 ...
+        assert_eq!(v("$1.234"), d("1.234"));
+        // ... while two dots can only be thousands groups: 1,234,567.
+        assert_eq!(v("1.234.567"), d("1234567"));
+        assert_eq!(vc("1.234.567"), d("1234567"));
+        // A single comma group with a 3-digit first group: 123,456.
+        assert_eq!(v("123,456"), d("123456"));
+        // Both marks, dot last: dot is the decimal, comma groups.
+        assert_eq!(v("$1,234.5"), d("1234.5"));
+        // Both marks, comma last, in a dot file: 1.234,5 = 1234.5.
+        assert_eq!(v("1.234,5"), d("1234.5"));
+        // A trailing decimal mark with nothing after it: 5. = 5.
+        assert_eq!(v("$5."), d("5"));
+    }
+
+    #[test]
+    fn ambiguous_and_bad_groups_are_errors_of_their_kind() {
+        // `1234,567`: first group of four digits, so `,` is not a thousands
+        // separator, and a dot file has no decimal comma: ambiguous.
+        assert_eq!(
+            e("1234,567", DecimalMark::Dot),
+            NumberError::Ambiguous("1234,567".into())
+        );
+        // `,234`: empty first group.
+        assert_eq!(
+            e(",234", DecimalMark::Dot),
+            NumberError::Ambiguous(",234".into())
+        );
+        // A lone comma has no digit at all: not a number (not "ambiguous").
+        assert_eq!(
+            e(",", DecimalMark::Dot),
+            NumberError::NotANumber(",".into())
+        );
+        // An exponent without digits.
+        assert_eq!(
+            e("1e", DecimalMark::Dot),
+            NumberError::NotANumber("1e".into())
+        );
+        assert_eq!(
+            e("abc", DecimalMark::Dot),
+            NumberError::NotANumber("abc".into())
+        );
+    }
+
+    #[test]
+    fn parentheses_only_around_the_whole_cell() {
+        assert!(parse_number("5(3)", DecimalMark::Dot).is_err());
+        assert!(parse_number("5)", DecimalMark::Dot).is_err());
+        assert!(parse_number("(5", DecimalMark::Dot).is_err());
+        assert!(parse_number("(5)x", DecimalMark::Dot).is_err());
+        assert_eq!(v("(0)"), d("0"));
+        assert!(!v("(0)").is_sign_negative());
+    }
+
+    #[test]
+    fn dashes_and_spaces_from_other_scripts() {
+        // U+2013 (en dash) and U+2012 (figure dash) fold to a minus.
+        assert_eq!(v("\u{2013}5.10"), d("-5.10"));
+        assert_eq!(v("\u{2012}5.10"), d("-5.10"));
+        // U+3000 (ideographic space) between a currency code and the digits.
+        assert_eq!(v("USD\u{3000}4.00"), d("4.00"));
+        // Full-width comma and dot: １，２３４．５ = 1234.5.
+        assert_eq!(v("１，２３４．５"), d("1234.5"));
+    }
+
+    #[test]
+    fn error_text_quotes_at_most_40_characters() {
+        // 40 characters are quoted whole; 41 are cut to 40 and `...`.
+        let forty = "x".repeat(40);
+        assert_eq!(
+            e(&forty, DecimalMark::Dot),
+            NumberError::NotANumber(forty.clone())
+        );
+        let forty_one = "x".repeat(41);
+        assert_eq!(
+            e(&forty_one, DecimalMark::Dot),
+            NumberError::NotANumber(format!("{forty}..."))
+        );
+    }
+
+    #[test]
+    fn twenty_eight_digit_limits() {
+        // 28 integer digits through the general path (currency mark): exact.
+        assert_eq!(
+            v("$1234567890123456789012345678"),
+            d("1234567890123456789012345678")
+        );
+        // 29 integer digits: out of range, on both the plain and the general path
+        // (a 29-digit integer fits a Decimal, but the documented limit is 28).
+        let n29 = "12345678901234567890123456789";
+        assert_eq!(
+            e(n29, DecimalMark::Dot),
+            NumberError::OutOfRange(n29.into())
+        );
+        assert_eq!(
+            e(&format!("${n29}"), DecimalMark::Dot),
+            NumberError::OutOfRange(format!("${n29}"))
+        );
+        let n40 = "9".repeat(40);
+        assert_eq!(
+            e(&n40, DecimalMark::Dot),
+            NumberError::OutOfRange(shorten(&n40))
+        );
+        // 30 fractional ones: the 29th digit is 1 (< 5), so it rounds down
+        // to 28 ones: 0.1111111111111111111111111111.
+        let ones = format!("0.{}", "1".repeat(30));
+        assert_eq!(v(&ones), d("0.1111111111111111111111111111"));
+        // 28 nines and .9: the fraction rounds the integer up to 10^28.
+        assert_eq!(
+            v("9999999999999999999999999999.9"),
+            d("10000000000000000000000000000")
+        );
+    }
+
+    #[test]
+    fn exponents_at_the_edges() {
+        // 1e-40 is beyond 28 places: it becomes 0 (docs: "values like 1e-40 become 0").
+        assert_eq!(v("1e-40"), d("0"));
+        // 1.5e-29 = 0.000...0015 at 29-30 places: 0 at 28 places.
+        assert_eq!(v("1.5e-29"), d("0"));
+        // Exponent +60 is the largest accepted; 61 is out of range.
+        assert_eq!(
+            e("1e61", DecimalMark::Dot),
+            NumberError::OutOfRange("1e61".into())
+        );
+        assert_eq!(v("0e60"), d("0"));
+        assert_eq!(v("1e+2"), d("100"));
+        assert_eq!(v("1.5e-7").scale(), 8);
+    }
+
+    #[test]
+    fn the_fast_path_takes_what_machine_exports_write() {
+        // Taken without allocation: sign, digits, one inner dot, up to 28
+        // characters after the sign.
+        assert_eq!(
+            plain_fast("-123.4500").map(|d| d.to_string()),
+            Some("-123.4500".into())
+        );
+        assert_eq!(plain_fast("12.5"), Some(d("12.5")));
+        let n28 = "1234567890123456789012345678";
+        assert_eq!(plain_fast(n28), Some(d(n28)));
+        // `-0` is 0, not negative zero.
+        assert!(!plain_fast("-0").unwrap().is_sign_negative());
+        // Left to the general path: 29 digits, two dots, a trailing or
+        // leading dot, anything else.
+        for s in [
+            "12345678901234567890123456789",
+            "1.2.3",
+            "5.",
+            ".5",
+            "1,234",
+            "1e5",
+            "-",
+            "",
+        ] {
+            assert_eq!(plain_fast(s), None, "{s:?}");
+        }
     }
 
     #[test]

@@ -143,6 +143,7 @@ pub fn by_name(name: &str) -> Option<Profile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::normalise::profile::map_header;
 
     #[test]
     fn names_are_unique_and_generic_is_last() {
@@ -152,6 +153,215 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), all.len());
+    }
+
+    fn cells(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn the_built_in_profiles_in_detection_order() {
+        let names: Vec<String> = builtin().into_iter().map(|p| p.name).collect();
+        assert_eq!(
+            names,
+            [
+                "aws-cur",
+                "aws-cur2",
+                "azure",
+                "gcp",
+                "oci",
+                "alibaba",
+                "tencent",
+                "huawei",
+                "focus",
+                "generic-csv"
+            ]
+        );
+        assert_eq!(by_name(" AZURE ").map(|p| p.name), Some("azure".into()));
+        assert!(by_name("nope").is_none());
+        for p in builtin() {
+            assert!(!p.summary.is_empty(), "{}", p.name);
+        }
+        assert_eq!(
+            by_name("aws-cur").unwrap().cost_column,
+            "lineItem/UnblendedCost"
+        );
+        assert_eq!(by_name("huawei").unwrap().cost_column, "应付金额(¥)");
+    }
+
+    #[test]
+    fn one_signature_column_is_not_enough() {
+        // Every table asks for two of its signature columns: a header with
+        // only the first is not that format.
+        for p in builtin().iter().filter(|p| p.name != "generic-csv") {
+            let one = vec![p.signature[0].clone()];
+            assert!(
+                map_header(p, &one, &Vec::new(), CostBasis::Billed, false).is_none(),
+                "{}",
+                p.name
+            );
+            // And each one names its classification columns.
+            assert!(!p.class_tiers.is_empty(), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn required_columns_markers_credits_tags_and_costs() {
+        let map = |name: &str, h: &[&str], cost| {
+            map_header(&by_name(name).unwrap(), &cells(h), &Vec::new(), cost, false)
+        };
+        let billed = CostBasis::Billed;
+        // AWS without `lineItem/LineItemType` (two signature columns present).
+        assert_eq!(
+            map(
+                "aws-cur",
+                &["lineItem/UnblendedCost", "identity/LineItemId"],
+                billed
+            )
+            .unwrap()
+            .unwrap_err()
+            .columns,
+            vec!["lineItem/LineItemType".to_string()]
+        );
+        assert_eq!(
+            map(
+                "aws-cur2",
+                &[
+                    "line_item_unblended_cost",
+                    "bill_payer_account_id",
+                    "line_item_usage_type"
+                ],
+                billed
+            )
+            .unwrap()
+            .unwrap_err()
+            .columns,
+            vec!["line_item_line_item_type".to_string()]
+        );
+        assert_eq!(
+            map("focus", &["BilledCost", "EffectiveCost"], billed)
+                .unwrap()
+                .unwrap_err()
+                .columns,
+            vec!["ChargeCategory".to_string()]
+        );
+        // Markers: the column that decides a category outright.
+        let marker_columns = |name: &str, h: &[&str]| -> Vec<usize> {
+            let m = map(name, h, billed).unwrap().unwrap();
+            m.markers.iter().map(|(i, _)| *i).collect()
+        };
+        assert_eq!(
+            marker_columns(
+                "aws-cur",
+                &["lineItem/UnblendedCost", "lineItem/LineItemType"]
+            ),
+            vec![1, 1]
+        );
+        assert_eq!(
+            marker_columns(
+                "aws-cur2",
+                &["line_item_unblended_cost", "line_item_line_item_type"]
+            ),
+            vec![1, 1]
+        );
+        assert_eq!(
+            marker_columns(
+                "azure",
+                &["MeterCategory", "CostInBillingCurrency", "ChargeType"]
+            ),
+            vec![2]
+        );
+        assert_eq!(
+            marker_columns(
+                "gcp",
+                &["service.description", "cost", "cost_type", "credits"]
+            ),
+            vec![2, 2, 2]
+        );
+        assert_eq!(
+            map(
+                "gcp",
+                &["service.description", "cost", "cost_type", "credits"],
+                billed
+            )
+            .unwrap()
+            .unwrap()
+            .credit_list,
+            Some(3)
+        );
+        assert!(!by_name("alibaba").unwrap().markers.is_empty());
+        assert!(!by_name("tencent").unwrap().markers.is_empty());
+        assert!(!by_name("huawei").unwrap().markers.is_empty());
+        assert!(!by_name("focus").unwrap().markers.is_empty());
+        // Tencent's tag columns (`标签键:产品`) never take a role.
+        assert_eq!(
+            by_name("tencent").unwrap().tag_prefixes,
+            vec!["标签键:".to_string()]
+        );
+        // FOCUS `--cost effective` reads EffectiveCost.
+        let h = ["BilledCost", "EffectiveCost", "ChargeCategory"];
+        let m = map("focus", &h, CostBasis::Effective).unwrap().unwrap();
+        assert_eq!(m.get(Role::Amount), Some(1));
+    }
+
+    #[test]
+    fn a_payment_split_is_never_the_amount_even_when_named() {
+        // `--columns amount=<a payment split>`: the header is refused rather
+        // than summing how a charge was paid. One split per table.
+        for (name, header) in [
+            (
+                "aws-cur",
+                &[
+                    "lineItem/UnblendedCost",
+                    "lineItem/LineItemType",
+                    "lineItem/BlendedCost",
+                ][..],
+            ),
+            (
+                "aws-cur2",
+                &[
+                    "line_item_unblended_cost",
+                    "line_item_line_item_type",
+                    "line_item_blended_cost",
+                ],
+            ),
+            (
+                "azure",
+                &["MeterCategory", "CostInBillingCurrency", "CostInUsd"],
+            ),
+            (
+                "gcp",
+                &["service.description", "cost_type", "cost", "cost_at_list"],
+            ),
+            (
+                "oci",
+                &["cost/myCost", "product/Description", "cost/myCostOverage"],
+            ),
+            ("alibaba", &["产品明细", "消费类型", "应付金额", "现金支付"]),
+            ("tencent", &["优惠后总价", "组件名称", "代金券支出"]),
+            (
+                "huawei",
+                &["使用量类型", "产品类型", "应付金额", "现金支付"],
+            ),
+        ] {
+            let p = by_name(name).unwrap();
+            let h = cells(header);
+            // Mapped as it is ...
+            assert!(
+                matches!(
+                    map_header(&p, &h, &Vec::new(), CostBasis::Billed, false),
+                    Some(Ok(_))
+                ),
+                "{name}"
+            );
+            // ... refused with the split as the amount.
+            let split = header.last().unwrap().to_string();
+            let o = vec![(Role::Amount, split)];
+            assert!(
+                map_header(&p, &h, &o, CostBasis::Billed, false).is_none(),
+                "{name}"
+            );
+        }
     }
 
     #[test]
