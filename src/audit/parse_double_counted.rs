@@ -248,4 +248,46 @@ mod tests {
         // Items that merely differ: total-mismatch's business, not this check's.
         assert!(run(&[(5, "100.00", true)], "130.00", "130.00").is_empty());
     }
+
+    #[test]
+    fn a_stated_zero_is_no_figure_to_agree_with() {
+        // An invoice of tax only (items 0.00, tax 200.00) stating `Total
+        // 100.00` and, after a payment, `Amount due 0.00`: the items with tax,
+        // 200.00 = 2 x 100.00, are a double count; the zero agreeing with the
+        // item lines' 0.00 must not silence it.
+        let f = run(&[(5, "100.00", true), (9, "0.00", true)], "0.00", "200.00");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, Some(5));
+        assert!(f[0].1.contains("exactly 2 times"), "{f:?}");
+    }
+
+    #[test]
+    fn sums_of_exactly_the_totals_named() {
+        // Three totals, 110.00 (line 3), 230.00 (line 6), 470.00 (line 9), no
+        // multiple of any one near the sums below (110 x 3 = 330, x 4 = 440,
+        // x 7 = 770, x 8 = 880; 230 x 3 = 690, x 4 = 920; 470 x 2 = 940).
+        let stated = [
+            (3, "110.00", true),
+            (6, "230.00", true),
+            (9, "470.00", true),
+        ];
+        // Two of them: 110.00 + 230.00 = 340.00, named alone.
+        let f = run(&stated, "340.00", "340.00");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, Some(3));
+        assert!(
+            f[0].1.contains("totals 110.00 (line 3) + 230.00 (line 6):"),
+            "{f:?}"
+        );
+        assert!(!f[0].1.contains("line 9"), "{f:?}");
+        // All three: 110.00 + 230.00 + 470.00 = 810.00 (no pair makes it:
+        // 340.00, 580.00, 700.00).
+        let f = run(&stated, "810.00", "810.00");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].1
+                .contains("110.00 (line 3) + 230.00 (line 6) + 470.00 (line 9)"),
+            "{f:?}"
+        );
+    }
 }
