@@ -873,3 +873,88 @@ fn sections_of_equal_sums_under_a_grand_total_are_not_repeats() {
     let (items, total, _, _) = figures(text);
     assert_eq!((items, total), (d("100.00"), Some(d("100.00"))));
 }
+
+// Tests that pin decisions `cargo mutants` showed were untested
+// (docs/mutants-text.md lists them).
+
+#[test]
+fn a_byte_order_mark_before_the_first_line_is_dropped() {
+    // Without the BOM dropped, the key would be `\u{feff}invoice #`, which
+    // is no number key, and the number would stay unknown.
+    let inv = parse("\u{feff}Invoice #: INV-7\nCompute  10.00\n");
+    assert_eq!(inv.number.as_deref(), Some("INV-7"));
+}
+
+#[test]
+fn a_percent_cell_after_two_amounts_then_text_is_not_a_line_vat() {
+    // `21%` follows two amounts, but the cell after it is the word `VAT`,
+    // not an amount: no line VAT to cut off. With the rate removed, the last
+    // cell `VAT` is no amount, so the line is not an item.
+    assert!(column_item(1, "Storage  10.00  20.00  21%  VAT", false).is_none());
+}
+
+#[test]
+fn a_percent_in_the_first_cell_stays_in_the_description() {
+    // Only a rate column after the description is dropped; a first cell
+    // `21%` is description text (column 1).
+    let i = match column_item(1, "21%  Storage  5.00", false) {
+        Some(Ok(i)) => i,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(i.description, "21% Storage");
+    assert_eq!(i.column, 1);
+    assert_eq!(i.amount.value, d("5.00"));
+}
+
+#[test]
+fn a_five_digit_first_number_is_no_position_number() {
+    // `12345` has five digits: not a position number (at most four), so the
+    // line starts with a number and is not an item.
+    assert!(column_item(1, "12345  Storage  5.00", false).is_none());
+    // Four digits are one: the item is `Storage`.
+    match column_item(1, "1234  Storage  5.00", false) {
+        Some(Ok(i)) => assert_eq!(i.description, "Storage"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_amount_with_a_currency_left_before_the_rate_is_no_quantity() {
+    // `$3.00` is the rate (a figure before it), then `$2.00` is left: a
+    // quantity has no currency, so it cannot be placed (column 10).
+    match column_item(1, "Storage  $2.00  $3.00  $6.00", false) {
+        Some(Err(u)) => assert_eq!(u.column, 10),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn page_markers_need_numbers() {
+    assert!(is_title("Page 2"));
+    assert!(is_title("Page 2 of 3"));
+    assert!(!is_title("Page one"));
+    assert!(!is_title("Page 1 of two"));
+}
+
+#[test]
+fn a_repeat_is_closed_by_totals_only() {
+    // Two parts closed by totals of 10.00, then a `Storage` item that no
+    // total closes (the `VAT` line after it is not a total): the parts are
+    // not the whole invoice twice, so all three items count
+    // (10.00 + 10.00 + 5.00 = 25.00).
+    let text =
+        "Compute  10.00\nTotal  10.00\nCompute  10.00\nTotal  10.00\nStorage  5.00\nVAT  1.05\n";
+    let inv = parse(text);
+    let sum: Decimal = inv.items().map(|i| i.amount.value).sum();
+    assert_eq!((inv.items().count(), sum), (3, d("25.00")));
+}
+
+#[test]
+fn a_rate_number_with_a_decimal_point_is_removed_from_the_label() {
+    // `7.7 % MWST`: the rate 7.7 written apart from its `%` is dropped
+    // from the label, whatever its decimal point.
+    assert_eq!(
+        strip_brackets("7.7 % MWST"),
+        ("mwst".to_string(), Some(d("7.7")))
+    );
+}
