@@ -919,6 +919,15 @@ fn a_five_digit_first_number_is_no_position_number() {
 }
 
 #[test]
+fn a_position_and_quantity_need_a_short_position_number() {
+    // `12345` is no position number (five digits), so `3` is no leading
+    // quantity: the line starts with figures and is not an item.
+    assert!(column_item(1, "12345  3  Storage  5.00", false).is_none());
+    // A lone figure before the amount: no description, no item.
+    assert!(column_item(1, "7  5.00", false).is_none());
+}
+
+#[test]
 fn an_amount_with_a_currency_left_before_the_rate_is_no_quantity() {
     // `$3.00` is the rate (a figure before it), then `$2.00` is left: a
     // quantity has no currency, so it cannot be placed (column 10).
@@ -956,5 +965,82 @@ fn a_rate_number_with_a_decimal_point_is_removed_from_the_label() {
     assert_eq!(
         strip_brackets("7.7 % MWST"),
         ("mwst".to_string(), Some(d("7.7")))
+    );
+}
+
+#[test]
+fn a_quantity_and_unit_after_a_description_of_several_cells() {
+    // Five cells before the amount: the description in three, then `10`
+    // and `hours` (the quantity and its unit are the two cells before the end).
+    match column_item(1, "Compute  A100 80GB  us-east-1  10  hours  25.00", false) {
+        Some(Ok(i)) => {
+            assert_eq!(i.description, "Compute A100 80GB us-east-1");
+            assert_eq!(
+                (i.quantity, i.unit.as_deref()),
+                (Some(d("10")), Some("hours"))
+            );
+            assert_eq!(i.amount.value, d("25.00"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_label_then_a_positive_credit_and_a_tax_on_the_next_lines() {
+    // A credit printed positive is stored negative (10.00 -> -10.00); a
+    // tax keeps its sign (7.20 = 8% of 90.00).
+    let text = "Compute  100.00\nCommit discount COMMIT10\n(10% off 100.00)   10.00\nTax\n(8% of 90.00)   7.20\nTotal  97.20\n";
+    let inv = parse(text);
+    let s: Vec<(SummaryKind, Decimal)> = inv
+        .summaries()
+        .filter(|s| s.kind != SummaryKind::Total)
+        .map(|s| (s.kind, s.amount.value))
+        .collect();
+    assert_eq!(
+        s,
+        [
+            (SummaryKind::Credit, d("-10.00")),
+            (SummaryKind::Tax, d("7.20"))
+        ]
+    );
+}
+
+#[test]
+fn a_label_line_joins_only_a_bracketed_note() {
+    // `Storage (SSD)` only ends with `)`: it is an item, not the note of
+    // the `Tax` label above it, which stays unparsed.
+    let inv = parse("Compute  100.00\nTax\nStorage (SSD)  5.00\n");
+    assert_eq!(inv.items().count(), 2);
+    assert!(matches!(inv.lines[1].kind, LineKind::Unparsed(_)));
+}
+
+#[test]
+fn an_included_part_must_be_indented_under_the_item() {
+    // `Incl. support` starts in the same column as `Compute`: a charge of
+    // its own, not a part of it (100.00 + 4.24 = 104.24).
+    let inv = parse("Compute  100.00\nIncl. support  4.24\n");
+    let sum: Decimal = inv.items().map(|i| i.amount.value).sum();
+    assert_eq!((inv.items().count(), sum), (2, d("104.24")));
+}
+
+#[test]
+fn gross_items_less_a_discount_include_their_vat() {
+    // 110.00 - 10.00 = 100.00 = the total: the VAT (100.00 / 1.21 = 82.64,
+    // 100.00 - 82.64 = 17.36) is included, not added.
+    let text = "Compute  110.00\nDiscount  -10.00\nVAT 21%  17.36\nTotal  100.00\n";
+    let (items, total, tax, _) = figures(text);
+    assert_eq!(
+        (items, total, tax),
+        (d("110.00"), Some(d("100.00")), d("0"))
+    );
+}
+
+#[test]
+fn a_figure_after_the_rate_is_cut_from_the_label() {
+    // `Tax 8% on $100.00`: the rate is taken, and the digits ending the
+    // label are cut with it.
+    assert_eq!(
+        strip_brackets("Tax 8% on $100.00"),
+        ("tax on $".to_string(), Some(d("8")))
     );
 }
