@@ -943,6 +943,9 @@ fn page_markers_need_numbers() {
     assert!(is_title("Page 2 of 3"));
     assert!(!is_title("Page one"));
     assert!(!is_title("Page 1 of two"));
+    // `第 1 页` (page 1) is a page marker; `第1季度` (quarter 1) is not.
+    assert!(is_title("第 1 页"));
+    assert!(!is_title("第1季度"));
 }
 
 #[test]
@@ -1042,5 +1045,15 @@ fn a_figure_after_the_rate_is_cut_from_the_label() {
     assert_eq!(
         strip_brackets("Tax 8% on $100.00"),
         ("tax on $".to_string(), Some(d("8")))
+    );
+}
+
+#[test]
+fn a_sum_carried_with_a_currency_code_after_its_label() {
+    // `Übertrag EUR`: the carried sum, its label followed by a code; it
+    // restates the items above and is no charge.
+    assert_eq!(
+        one("Übertrag EUR  1234.56").0,
+        LineKind::Header(HeaderField::Restated)
     );
 }
