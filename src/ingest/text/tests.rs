@@ -1050,10 +1050,11 @@ fn a_figure_after_the_rate_is_cut_from_the_label() {
 
 #[test]
 fn a_sum_carried_with_a_currency_code_after_its_label() {
-    // `Übertrag EUR`: the carried sum, its label followed by a code; it
-    // restates the items above and is no charge.
+    // `Übertrag EUR:`: the carried sum, its label followed by a code (the
+    // colon keeps the code off the amount); it restates the items above
+    // and is no charge.
     assert_eq!(
-        one("Übertrag EUR  1234.56").0,
+        one("Übertrag EUR:  1234.56").0,
         LineKind::Header(HeaderField::Restated)
     );
 }
