@@ -1058,3 +1058,76 @@ fn a_sum_carried_with_a_currency_code_after_its_label() {
         LineKind::Header(HeaderField::Restated)
     );
 }
+
+fn dt(y: i32, m: u32, d: u32) -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(y, m, d)
+        .unwrap()
+        .and_time(NaiveTime::MIN)
+}
+
+#[test]
+fn a_month_period_runs_from_its_first_to_its_last_day() {
+    // October has 31 days; December's last day comes from 1 January of the
+    // next year, minus one day.
+    assert_eq!(
+        period("2025年10月"),
+        Some((dt(2025, 10, 1), dt(2025, 10, 31)))
+    );
+    assert_eq!(
+        period("2025年12月"),
+        Some((dt(2025, 12, 1), dt(2025, 12, 31)))
+    );
+    assert_eq!(period("not a month"), None);
+}
+
+#[test]
+fn text_items_become_line_items_with_their_currency_and_period() {
+    let text = "Billing period: 2025年10月\nStorage  20 GB  $20.00\nCompute  USD 5.00\n";
+    let inv = parse(text);
+    let items: Vec<&TextItem> = inv.items().collect();
+    assert_eq!(items.len(), 2);
+    // No header currency: the `$` of the amount names USD.
+    let li = items[0].to_line_item(false, &inv);
+    assert_eq!(
+        (li.line, li.description.as_str(), li.amount),
+        (2, "Storage", d("20.00"))
+    );
+    assert_eq!(
+        (li.quantity, li.unit.as_deref()),
+        (Some(d("20")), Some("GB"))
+    );
+    assert_eq!(li.currency.as_deref(), Some("USD"));
+    // The item has no dates of its own: the invoice's period.
+    assert_eq!(
+        (li.start, li.end),
+        (Some(dt(2025, 10, 1)), Some(dt(2025, 10, 31)))
+    );
+    // A header currency: the `$` symbol yields to it, the code `USD` does not.
+    assert_eq!(items[0].to_line_item(true, &inv).currency, None);
+    assert_eq!(
+        items[1].to_line_item(true, &inv).currency.as_deref(),
+        Some("USD")
+    );
+}
+
+#[test]
+fn taxes_and_credits_are_line_items_and_totals_are_not() {
+    let tax = summary_of("Tax (8%)   $8.00");
+    let li = tax.to_line_item(false).unwrap();
+    assert_eq!((li.line, li.amount), (1, d("8.00")));
+    assert_eq!(li.forced, Some((Category::Tax, "text-tax")));
+    assert_eq!(li.currency.as_deref(), Some("USD"));
+    assert_eq!(tax.currency(false).as_deref(), Some("USD"));
+    // A header currency: the `$` symbol yields to it.
+    assert_eq!(tax.currency(true), None);
+    let credit = summary_of("Discount   -$10.00");
+    let li = credit.to_line_item(false).unwrap();
+    assert_eq!(li.amount, d("-10.00"));
+    assert_eq!(li.forced, Some((Category::Credit, "text-credit")));
+    assert!(summary_of("Total   $98.00").to_line_item(false).is_none());
+    assert!(
+        summary_of("Subtotal   $90.00")
+            .to_line_item(false)
+            .is_none()
+    );
+}
