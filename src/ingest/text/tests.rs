@@ -1131,3 +1131,26 @@ fn taxes_and_credits_are_line_items_and_totals_are_not() {
             .is_none()
     );
 }
+
+#[test]
+fn an_amount_due_with_its_currency_in_brackets_after_a_credit() {
+    // `Amount due (USD)` is an amount due once the bracket is removed:
+    // after the credit it is what is left to pay (100.00 - 10.00 = 90.00),
+    // and the invoice total stays 100.00.
+    let text = "GPU   $100.00\nTotal   $100.00\nCredit applied (PROMO10)   -$10.00\nAmount due (USD)   $90.00\n";
+    let (_, total, _, _) = figures(text);
+    assert_eq!(total, Some(d("100.00")));
+}
+
+#[test]
+fn the_net_figure_of_gross_items_restates_too() {
+    // 121.00 gross = the total; VAT 21.00 is included; the net subtotal
+    // 100.00 = 121.00 - 21.00 restates it, so no subtotal is left to check.
+    let text = "Compute  121.00\nSubtotal  100.00\nVAT 21%  21.00\nTotal  121.00\n";
+    assert_eq!(stated_subtotal(text), None);
+    let (items, total, tax, _) = figures(text);
+    assert_eq!(
+        (items, total, tax),
+        (d("121.00"), Some(d("121.00")), d("0"))
+    );
+}
