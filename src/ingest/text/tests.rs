@@ -1154,3 +1154,68 @@ fn the_net_figure_of_gross_items_restates_too() {
         (d("121.00"), Some(d("121.00")), d("0"))
     );
 }
+
+#[test]
+fn a_line_of_exactly_the_limit_is_read() {
+    // 7 + 989 + 4 = 1000 characters: not longer than the limit, so read.
+    let line = format!("Storage{}5.00", " ".repeat(MAX_LINE_CHARS - 11));
+    assert_eq!(line.chars().count(), MAX_LINE_CHARS);
+    assert_eq!(item(&line).amount.value, d("5.00"));
+    // One more character is over it.
+    let line = format!("Storage{}5.00", " ".repeat(MAX_LINE_CHARS - 10));
+    assert!(matches!(one(&line).0, LineKind::Unparsed(_)));
+}
+
+#[test]
+fn rates_written_onto_a_word_or_after_an_at_sign() {
+    // `10%対象` (Japanese "subject to 10%"): the rate is cut off the word.
+    assert_eq!(
+        strip_brackets("10%対象"),
+        ("対象".to_string(), Some(d("10")))
+    );
+    // A `%` inside a word that starts with no number stays.
+    assert_eq!(
+        strip_brackets("Tax 8% x%y"),
+        ("tax x%y".to_string(), Some(d("8")))
+    );
+    // `Tax @ 8%`: the `@` goes with the rate.
+    assert_eq!(
+        strip_brackets("Tax @ 8%"),
+        ("tax".to_string(), Some(d("8")))
+    );
+}
+
+#[test]
+fn a_rate_in_a_bracket_before_a_nested_bracket() {
+    // The rate 8 is in the outer bracket, before the nested `(net)`.
+    assert_eq!(
+        strip_brackets("Tax (8% (net))"),
+        ("tax".to_string(), Some(d("8")))
+    );
+}
+
+#[test]
+fn a_rate_written_without_a_leading_zero() {
+    // `(.5%)` is half a percent, not 5%.
+    let s = summary_of("Tax (.5%)   $0.50");
+    assert_eq!((s.kind, s.rate), (SummaryKind::Tax, Some(d("0.5"))));
+}
+
+#[test]
+fn leaders_after_short_runs_of_dots() {
+    // `Misc..,`: the two dots are no leader; the leader starts after the
+    // comma, so the description is `Misc..,`.
+    match leader_item(1, "Misc..,........ $5.00") {
+        Some(Ok(i)) => assert_eq!(
+            (i.description.as_str(), i.amount.value),
+            ("Misc..,", d("5.00"))
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A leader at the start (no description before it), then the real one:
+    // everything before the second leader is the description.
+    match leader_item(1, "..... Storage ....... $5.00") {
+        Some(Ok(i)) => assert_eq!(i.description, "..... Storage"),
+        other => panic!("{other:?}"),
+    }
+}
