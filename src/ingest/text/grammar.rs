@@ -658,6 +658,15 @@ mod tests {
     }
 
     #[test]
+    fn digits_start_with_a_digit_or_point_and_do_not_end_with_a_comma() {
+        assert_eq!(digits("1,234.50 x").unwrap().1, "1,234.50");
+        assert_eq!(digits(".5").unwrap().1, ".5");
+        assert!(digits(",5").is_err());
+        assert!(digits(".").is_err());
+        assert!(digits("5,").is_err());
+    }
+
+    #[test]
     fn columns_count_characters() {
         let line = "RTX 4090 实例  36.00";
         let (_, c) = cells(line).unwrap();

@@ -1219,3 +1219,42 @@ fn leaders_after_short_runs_of_dots() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_discount_label_without_a_code_is_a_credit() {
+    // `Commit discount`: the last word names the kind; no promotion code
+    // to drop.
+    assert_eq!(
+        summary_kind("Commit discount"),
+        Some((SummaryKind::Credit, None))
+    );
+}
+
+#[test]
+fn two_blocks_side_by_side_the_label_just_before_the_amount() {
+    // Six cells: the label of the amount is the fifth (`Subtotaal`), not the
+    // third or the first.
+    let s = summary_of("Exclusief BTW  € 593,36  BTW 21%  € 124,61  Subtotaal  € 717,97");
+    assert_eq!(
+        (s.kind, s.label.as_str(), s.amount.value),
+        (SummaryKind::Subtotal, "Subtotaal", d("717.97"))
+    );
+}
+
+#[test]
+fn a_currency_code_ending_the_summary_label() {
+    // `Total EUR:` then a bare amount: the code in the label names it.
+    let s = summary_of("Total EUR:  49.99");
+    assert_eq!(s.amount.value, d("49.99"));
+    assert_eq!((s.amount.currency, s.amount.explicit), (Some("EUR"), true));
+}
+
+#[test]
+fn a_noted_currency_starts_a_word() {
+    assert_eq!(
+        noted_currency("Promotional Discount of Rs -40.00,").as_deref(),
+        Some("INR")
+    );
+    // `$5.00` inside the word `x$5.00` is no amount.
+    assert_eq!(noted_currency("ref x$5.00"), None);
+}
