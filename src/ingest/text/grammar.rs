@@ -635,6 +635,38 @@ mod tests {
     }
 
     #[test]
+    fn two_minus_signs_are_no_number() {
+        // `-5.00-`: a sign before and a minus after; not read as 5.00.
+        assert!(read_money("-5.00-").is_none());
+        assert_eq!(read_money("5.00-").map(|m| m.value), Some(d("-5.00")));
+    }
+
+    #[test]
+    fn units_start_with_a_letter_and_are_short() {
+        assert!(unit("-hours").is_err());
+        assert!(unit("_gb").is_err());
+        // 16 letters are a unit, 17 are not.
+        assert_eq!(unit("abcdefghijklmnop").unwrap().1, "abcdefghijklmnop");
+        assert!(unit("abcdefghijklmnopq").is_err());
+    }
+
+    #[test]
+    fn an_amount_with_no_label_before_it_is_no_trailing_amount() {
+        // The separators start the line: there is no label.
+        assert!(trailing_amount("  $5.00").is_none());
+        assert!(trailing_amount(": 5.00").is_none());
+    }
+
+    #[test]
+    fn digits_start_with_a_digit_or_point_and_do_not_end_with_a_comma() {
+        assert_eq!(digits("1,234.50 x").unwrap().1, "1,234.50");
+        assert_eq!(digits(".5").unwrap().1, ".5");
+        assert!(digits(",5").is_err());
+        assert!(digits(".").is_err());
+        assert!(digits("5,").is_err());
+    }
+
+    #[test]
     fn columns_count_characters() {
         let line = "RTX 4090 实例  36.00";
         let (_, c) = cells(line).unwrap();

@@ -644,10 +644,12 @@ fn strip_brackets(label: &str) -> (String, Option<Decimal>) {
 
 fn find_percent(s: &str) -> Option<Decimal> {
     // Only where a number starts, so a long run of digits is read once.
+    // A number may start with its decimal point: `.5%` is half a percent.
     let mut prev_digit = false;
     s.char_indices().find_map(|(i, c)| {
         let digit = c.is_ascii_digit();
-        let start = digit && !prev_digit;
+        let point = c == '.' && s[i + 1..].starts_with(|n: char| n.is_ascii_digit());
+        let start = (digit || point) && !prev_digit;
         prev_digit = digit;
         if start {
             grammar::percent(&s[i..]).ok().map(|(_, r)| r)
