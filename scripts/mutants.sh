@@ -4,7 +4,9 @@
 # docs/reliability.md records; or name files or globs:
 #   scripts/mutants.sh                          # src/audit, src/normalise, src/ingest/text
 #   scripts/mutants.sh src/audit/line_arithmetic.rs
-# Extra cargo-mutants flags go after `--` (e.g. `-- -j 2 --shard 1/4`).
+# Extra cargo-mutants flags go after `--` (e.g. `-- -j 2 --shard 1/4`). With
+# -j above 1, do not set CARGO_TARGET_DIR: the jobs would share one library
+# artifact and test mutants against each other's builds.
 # Results: target/mutants-out/mutants.out/{caught,missed,unviable,timeout}.txt
 # (or where `-- -o DIR` says).
 set -euo pipefail

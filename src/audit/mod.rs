@@ -633,7 +633,7 @@ pub fn money(d: Decimal, currency: Option<&str>) -> String {
     }
 }
 
-/// Unit tests of the bill-level and smaller checks (docs/mutants-audit.md).
+/// Unit tests of the bill-level and smaller checks (docs/reliability.md, "Mutation testing").
 #[cfg(test)]
 mod check_tests;
 
@@ -733,7 +733,7 @@ mod tests {
         assert_eq!(bill.findings[0].line, Some(10));
     }
 
-    // ---- Mutation-testing unit tests (docs/mutants-audit.md) ----
+    // ---- Mutation-testing unit tests (docs/reliability.md, "Mutation testing") ----
 
     fn finding(code: &str, line: Option<u64>, message: &str) -> Finding {
         Finding {

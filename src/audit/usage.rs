@@ -279,7 +279,7 @@ mod tests {
         assert_eq!(day_text(a), "2025-10-01");
     }
 
-    // ---- Mutation-testing unit tests (docs/mutants-audit.md) ----
+    // ---- Mutation-testing unit tests (docs/reliability.md, "Mutation testing") ----
 
     fn at(s: &str) -> Option<NaiveDateTime> {
         Some(NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap())

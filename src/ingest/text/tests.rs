@@ -875,7 +875,7 @@ fn sections_of_equal_sums_under_a_grand_total_are_not_repeats() {
 }
 
 // Tests that pin decisions `cargo mutants` showed were untested
-// (docs/mutants-text.md lists them).
+// (docs/reliability.md, "Mutation testing", lists them).
 
 #[test]
 fn a_byte_order_mark_before_the_first_line_is_dropped() {
