@@ -205,6 +205,22 @@ fn stated_figures_are_held_to_their_own_half_unit() {
     );
 }
 
+#[test]
+fn a_subtotal_after_the_credits_printed_among_the_items_agrees() {
+    // Items 100.05, credit -10.00: an invoice that prints its discount as a
+    // position states the subtotal after it, 100.05 - 10.00 = 90.05.
+    assert!(stated(Some("90.05"), None).is_empty());
+    // Neither 100.05 nor 90.05: 95.05 - 100.05 = -5.00.
+    assert_eq!(
+        stated(Some("95.05"), None),
+        [(
+            Some(9),
+            "stated subtotal 95.05 USD differs from the sum of the item lines 100.05 by -5.00"
+                .to_string()
+        )]
+    );
+}
+
 fn item(category: Category, desc: &str, amount: &str) -> LineItem {
     let mut i = LineItem::new(4, desc, d(amount));
     i.category = category;

@@ -7,7 +7,7 @@ pub const INFO: CheckInfo = CheckInfo {
     code: "subtotal-mismatch",
     default_severity: Severity::Error,
     summary: "the subtotal the bill states differs from the sum of its item lines",
-    what: "When a bill states its own subtotal (a `Subtotal`/`小计` row of a CSV, the `Subtotal`/`小计` line of a text invoice), compares it with the sum of the item lines: every category except tax and credit. Fires when they differ by more than half a unit of the stated subtotal's last decimal (0.005 for `120.00`).",
+    what: "When a bill states its own subtotal (a `Subtotal`/`小计` row of a CSV, the `Subtotal`/`小计` line of a text invoice), compares it with the sum of the item lines: every category except tax and credit. Many invoices print their discounts and credit notes as positions among the items (a Japanese `割引` position, a German `Gutschrift` position), and their subtotal is after those: a stated subtotal that equals the items plus the credits agrees too. Fires when it equals neither and differs by more than half a unit of the stated subtotal's last decimal (0.005 for `120.00`).",
     why: "A subtotal that its own lines do not add up to means an item is missing from the detail, or a charge was added to the subtotal only. It is the first figure to question, before tax and credits blur the picture.",
     example: "the items add up to 120.00 but the invoice states `Subtotal 125.00` (5.00 more than its lines).",
 };
@@ -24,7 +24,9 @@ pub fn check(
     let items = f.subtotal;
     // Saturated only when the two are ~1e28 apart: a mismatch either way.
     let diff = stated.saturating_sub(items);
-    if !super::agrees(stated, items) {
+    let credits = f.totals.get(crate::model::Category::Credit);
+    let after_credits = !credits.is_zero() && super::agrees(stated, items.saturating_add(credits));
+    if !super::agrees(stated, items) && !after_credits {
         sink.emit(
             &INFO,
             Some(line),

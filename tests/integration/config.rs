@@ -10,12 +10,15 @@ const WOLKEN_CONFIG: &str = "tests/data/config/wolkengpu/billaudit.toml";
 
 /// Step 0: without a config, the generic profile reads the German columns
 /// (`Datum`, `Leistung`, `Menge`, `Einzelpreis`, `Betrag (EUR)`, ...: the
-/// names of src/vocab/headers.rs), but the fees named in German are not
-/// classified.
+/// names of src/vocab/headers.rs), and the built-in rules know the common
+/// German words (`Festplatte`, `Sicherungskopie`, `Datenübertragung`,
+/// `Orchestrierungsgebühr`, `Mehrwertsteuer`, `Gutschrift`).
 #[test]
-fn new_provider_step0_generic_reads_the_columns_not_the_fees() {
+fn new_provider_step0_generic_reads_the_columns_and_the_german_words() {
     let (r, out) = audit_json(&[WOLKEN]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Hidden 10.00 + 6.00 + 4.00 = 20.00 of 33.39 + 35.00 + 20.00 = 88.39
+    // (22.63%): above 5%, exit 1.
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let b = &r.bills[0];
     assert_eq!(b.format, "generic-csv");
     assert_eq!(b.currency.as_deref(), Some("EUR"));
@@ -24,26 +27,30 @@ fn new_provider_step0_generic_reads_the_columns_not_the_fees() {
         Some("no currency column; assumed EUR from the header `Betrag (EUR)`")
     );
     assert_eq!(b.line_items, 8);
-    // Compute 14.49 + 18.90 = 33.39 (the GPU lines); everything else is
-    // `other`: 35.00 + 10.00 + 6.00 + 4.00 + 16.79 - 5.00 = 66.79.
-    assert_eq!(b.totals.compute, "33.39");
-    assert_eq!(b.totals.other, "66.79");
-    assert!(codes(b).contains(&"unclassified-items".to_string()));
+    // Compute 14.49 + 18.90 = 33.39; the other lines one category each.
+    assert_eq!(
+        b.totals.values(),
+        [
+            "33.39", "35.00", "10.00", "6.00", "4.00", "16.79", "-5.00", "0"
+        ]
+    );
+    assert_eq!(b.hidden, "20.00");
+    assert!(!codes(b).contains(&"unclassified-items".to_string()));
 }
 
 /// Step 1: a profile in TOML maps the German columns, semicolons and
-/// decimal commas; the fees named in German are not classified yet.
+/// decimal commas, with the same classification.
 #[test]
 fn new_provider_step1_profile_reads_the_csv() {
     let (r, out) = audit_json(&["--config", WOLKEN_PROFILE, WOLKEN]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let b = &r.bills[0];
     assert_eq!(b.format, "wolkengpu");
     assert_eq!(b.currency.as_deref(), Some("EUR"));
     assert_eq!(b.line_items, 8);
     assert_eq!(b.totals.compute, "33.39");
-    assert_eq!(b.totals.other, "66.79");
-    assert!(codes(b).contains(&"unclassified-items".to_string()));
+    assert_eq!(b.totals.other, "0");
+    assert!(!codes(b).contains(&"unclassified-items".to_string()));
 }
 
 /// Step 2: rules for the German fee names give a correct audit, exactly.
@@ -336,14 +343,17 @@ fn lines_formats_and_filters() {
         "fixtures/csv/gpu-pod-en.csv",
     ]);
     assert_eq!(stdout(&out), "[]\n");
+    // Of the eight positions of the Japanese invoice, the load balancer
+    // (line 23) and the domain renewal (line 36) match no rule.
     let out = run(&[
         "lines",
-        "--config",
-        WOLKEN_PROFILE,
         "--unclassified",
-        WOLKEN,
+        "tests/data/invoices/hoshizora_cloud_ja.txt",
     ]);
-    assert_eq!(stdout(&out).lines().count(), 6, "{}", stdout(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].contains(".txt:23 other") && lines[1].contains(".txt:36 other"));
     let out = run(&["lines", "fixtures/csv/nope.csv"]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -528,3 +528,80 @@ fn summary_rows_without_an_amount() {
         .collect();
     assert!(f.contains(&("missing-amount", Some(3))), "{f:?}");
 }
+
+// A French bill from a European GPU host, as its console exports it
+// (semicolons, decimal commas, `Libellé`). Every line is named in French
+// only. By hand: 25,00 + 4,00 + 1,00 + 1,00 = 31,00 excl. VAT; TVA 20% of
+// 31,00 = 6,20; Total TTC 37,20. Hidden: Sauvegarde 1,00 (storage_replica)
+// + Transfert de données 1,00 (bandwidth) = 2,00 / 31,00 = 6.45% > 5%.
+// Regression: `Stockage`, `Sauvegarde` and `Transfert de données` were
+// unclassified (`other`), so the hidden share read 0%.
+#[test]
+fn a_french_bill_is_classified_in_french() {
+    let bill = audit_csv_text(
+        "Date;Libellé;Quantité;Prix unitaire;Montant;Devise\n\
+         2025-11-01;Instance GPU A100 (heures);10;2,50;25,00;EUR\n\
+         2025-11-01;Stockage disque 100 Go;1;4,00;4,00;EUR\n\
+         2025-11-01;Sauvegarde quotidienne (instantané);1;1,00;1,00;EUR\n\
+         2025-11-01;Transfert de données sortant;10;0,10;1,00;EUR\n\
+         ;Sous-total;;;31,00;EUR\n\
+         ;TVA 20%;;;6,20;EUR\n\
+         ;Total TTC;;;37,20;EUR\n",
+    );
+    let t = &bill.totals;
+    assert_eq!(
+        [
+            t.compute.as_str(),
+            t.storage.as_str(),
+            t.storage_replica.as_str(),
+            t.bandwidth.as_str(),
+            t.other.as_str(),
+            t.tax.as_str(),
+        ],
+        ["25.00", "4.00", "1.00", "1.00", "0", "6.20"]
+    );
+    assert_eq!(bill.total, "37.20");
+    let codes: Vec<&str> = bill.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&"hidden-fee-share"), "{codes:?}");
+    assert!(!codes.contains(&"unclassified-items"), "{codes:?}");
+    assert!(codes.iter().all(|c| !c.ends_with("mismatch")), "{codes:?}");
+}
+
+// The storage, replica, bandwidth, scheduling and tax words of German,
+// Spanish, Dutch and Japanese bills, one line each, with the category a
+// reader of that language gives it.
+#[test]
+fn european_and_japanese_words_are_classified() {
+    let bill = audit_csv_text(
+        "Description,Amount,Currency\n\
+         GPU-Instanz A100,10.00,EUR\n\
+         Speicher SSD 500 GB,2.00,EUR\n\
+         Sicherungskopie,0.50,EUR\n\
+         Datenverkehr ausgehend,0.25,EUR\n\
+         Clusterverwaltung,0.25,EUR\n\
+         Almacenamiento de objetos,1.00,EUR\n\
+         Copia de seguridad,0.50,EUR\n\
+         Transferencia de datos,0.50,EUR\n\
+         Opslag blokvolume,1.00,EUR\n\
+         ストレージ 100GB,1.00,EUR\n\
+         データ転送量,1.00,EUR\n\
+         バックアップ,1.00,EUR\n\
+         MwSt. 19%,3.00,EUR\n",
+    );
+    let t = &bill.totals;
+    // compute 10.00; storage 2.00 + 1.00 + 1.00 + 1.00 = 5.00;
+    // storage_replica 0.50 + 0.50 + 1.00 = 2.00; bandwidth 0.25 + 0.50 + 1.00 = 1.75;
+    // scheduling 0.25; tax 3.00; other 0.
+    assert_eq!(
+        [
+            t.compute.as_str(),
+            t.storage.as_str(),
+            t.storage_replica.as_str(),
+            t.bandwidth.as_str(),
+            t.scheduling.as_str(),
+            t.tax.as_str(),
+            t.other.as_str(),
+        ],
+        ["10.00", "5.00", "2.00", "1.75", "0.25", "3.00", "0"]
+    );
+}
