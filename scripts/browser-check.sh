@@ -15,9 +15,10 @@
 # error is run first; if its line does not show up, the check fails rather
 # than pass blind. DNS is mapped to nowhere, so nothing could load anyway.
 #
-# Installs chromium with apt-get when it is missing (needs root).
+# Installs chromium with apt-get when it is missing (needs root or sudo).
 # Exit codes: 0 passed; 1 a check failed; 3 chromium is missing and could
-# not be installed because the package archive is unreachable (no network).
+# not be installed (the reason is printed: no root, no apt-get, the archive
+# unreachable, or the install failing).
 #
 # Usage: scripts/browser-check.sh [--update-docs]
 #   --update-docs  copies the batch screenshot to docs/html-report.png
@@ -32,21 +33,11 @@ find_chromium() {
     command -v chromium || command -v chromium-browser || true
 }
 
+. scripts/lib/steps.sh
 chrome=$(find_chromium)
 if [ -z "$chrome" ]; then
     echo "browser-check: chromium not found; installing Debian's chromium"
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-        echo "browser-check: cannot install chromium (not root or no apt-get)" >&2
-        exit 3
-    fi
-    if ! timeout 300 apt-get update -qq; then
-        echo "browser-check: the package archive is unreachable; chromium cannot be installed" >&2
-        exit 3
-    fi
-    if ! DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends chromium >/dev/null; then
-        echo "browser-check: apt-get install chromium failed" >&2
-        exit 1
-    fi
+    install_apt chromium || exit 3
     chrome=$(find_chromium)
     [ -n "$chrome" ] || { echo "browser-check: chromium still missing after install" >&2; exit 1; }
 fi

@@ -73,16 +73,32 @@ case "${1:-}" in
     seed) seed ;;
     run) run "$2" "$3" ;;
     smoke)
+        # Exit 3 when cargo-fuzz is missing and cannot be installed (with
+        # the reason); exit 1 on a crash or on any other failure of `cargo
+        # fuzz build` or `cargo fuzz run`.
         secs="${2:-5}"
+        . scripts/lib/steps.sh
+        if ! command -v cargo-fuzz >/dev/null 2>&1; then
+            echo "fuzz: cargo-fuzz is missing; installing it from crates.io"
+            install_cargo cargo-fuzz || exit 3
+        fi
         (cd fuzz && cargo fuzz build -O)
         # A small fresh corpus (seeds only), so the initial pass stays short.
         rm -rf fuzz/corpus-smoke
         seed fuzz/corpus-smoke >/dev/null
         for t in "${TARGETS[@]}"; do
             echo "-- fuzz $t for ${secs}s"
-            run "$t" "$secs" corpus-smoke 2>&1 | grep -E '^(stat::(number_of_executed_units|peak_rss_mb)|SUMMARY|Done)|panicked|ERROR' || true
+            log="fuzz/fuzz-$t.log"
+            rc=0
+            run "$t" "$secs" corpus-smoke >"$log" 2>&1 || rc=$?
+            grep -E '^(stat::(number_of_executed_units|peak_rss_mb)|SUMMARY|Done)|panicked|ERROR' "$log" || true
             if [ -n "$(ls fuzz/artifacts/"$t" 2>/dev/null)" ]; then
                 echo "fuzz $t: crash artifacts in fuzz/artifacts/$t" >&2
+                exit 1
+            fi
+            if [ "$rc" -ne 0 ]; then
+                echo "fuzz $t: cargo fuzz run failed with status $rc; the end of $log:" >&2
+                tail -n 30 "$log" >&2
                 exit 1
             fi
         done

@@ -2,17 +2,19 @@
 # Runs `billaudit sql --dialect spark` under PySpark in local mode on every
 # real FOCUS, CUR, Azure and OCI export (tests/sql/real_files.txt) and the SQL
 # fixtures, and compares each result with `billaudit audit` exactly
-# (tests/sql/run_sql.py). Installs pyspark from PyPI when it is missing; exit 3
-# when it cannot (no network) or Java is missing, which .ci/run reports as
-# skipped. About 2 minutes on 2 cores, most of it JVM start and Spark planning.
+# (tests/sql/run_sql.py). Installs pyspark from PyPI and a Java runtime from
+# Debian when missing; exit 3, with the installer's reason, when it cannot
+# (.ci/run fails on that under CI, and reports a skip elsewhere). About 2 minutes on 2 cores, most of it JVM start and Spark planning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/steps.sh
 if ! command -v java >/dev/null; then
-    echo "spark check: java is missing" >&2
-    exit 3
+    echo "spark check: java is missing; installing Debian's default-jre-headless"
+    install_apt default-jre-headless || exit 3
 fi
 if ! python3 -c "import pyspark" 2>/dev/null; then
-    python3 -m pip install --quiet --disable-pip-version-check pyspark || exit 3
+    echo "spark check: pyspark is missing; installing it from PyPI"
+    install_pip pyspark || exit 3
 fi
 real="${BILLAUDIT_REAL_DATA:-../shared/data/real}"
 files=()

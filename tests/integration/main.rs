@@ -3,6 +3,7 @@
 
 mod accounting;
 mod batch;
+mod ci_honesty;
 mod cli;
 mod cloud_fixtures;
 mod common;
