@@ -5,7 +5,7 @@
 //! The page is a set of [maud] templates, checked at compile time. maud
 //! escapes every spliced string, so a text from a bill can never become
 //! markup; the only unescaped text is the static stylesheet
-//! ([`style::CSS`]). Bill text goes through [`text::Text`], which also turns
+//! (`style::CSS`). Bill text goes through `text::Text`, which also turns
 //! control characters into U+FFFD.
 //!
 //! Every chart has a table of its figures under it, so nothing is only in a
