@@ -160,6 +160,16 @@ fn a_batch_of_fixtures_has_an_overview_and_a_section_per_bill() {
             assert!(svg.select(&sel("text")).count() >= 3);
         }
     }
+    // Every SVG shape is closed where it is written: in HTML's SVG content
+    // a `<rect>` without an end tag would swallow the next shape, which the
+    // browser then does not draw.
+    let nested = doc
+        .select(&sel(
+            "svg rect *, svg line *, svg circle *, svg polygon *, svg polyline *, svg path *",
+        ))
+        .count();
+    assert_eq!(nested, 0, "SVG shapes nested in shapes");
+    assert!(doc.select(&sel("svg.chart rect")).count() > 10 * n);
     // Anchors of the overview point at sections that exist.
     let ids: Vec<String> = doc
         .select(&sel("section.bill"))
