@@ -29,7 +29,7 @@ pub enum Format {
     Junit,
     Sarif,
     Github,
-    /// A self-contained HTML page with charts (`report/html.rs`).
+    /// A self-contained HTML page with charts (`report/html/`).
     Html,
 }
 
