@@ -25,6 +25,7 @@ pub mod pipeline;
 pub mod report;
 pub mod reprice;
 pub mod sql;
+pub mod terminal;
 pub mod vocab;
 
 pub use audit::{Bill, Policy, Thresholds};

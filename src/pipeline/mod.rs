@@ -30,6 +30,8 @@ use crate::vocab::summary::SummaryKind;
 
 mod configured;
 mod parallel;
+/// The batch result lives in `expect`, below the reports that render it.
+pub use crate::expect::Report;
 pub use configured::UnknownProfile;
 use parallel::{Blocks, Parallel, Ranges};
 
@@ -139,25 +141,6 @@ impl Default for Options {
             item_hook: None,
             max_input_bytes: None,
         }
-    }
-}
-
-/// The result of a run over many inputs.
-#[derive(Debug, Default)]
-pub struct Report {
-    pub bills: Vec<Bill>,
-    /// Inputs that could not be audited (exit code 2).
-    pub errors: Vec<Error>,
-    /// Inputs not audited because `--fail-fast` stopped the run.
-    pub not_audited: usize,
-    /// Expectation results, for `billaudit check`.
-    pub expectations: Vec<crate::expect::Outcome>,
-}
-
-impl Report {
-    /// No bill failed and every input could be read.
-    pub fn passed(&self) -> bool {
-        self.errors.is_empty() && self.bills.iter().all(|b| b.passed)
     }
 }
 
