@@ -34,7 +34,6 @@ pub mod vocab;
 
 pub use audit::{Bill, Policy, Thresholds};
 pub use error::{Error, Result};
+pub use expect::Report;
 pub use model::{Category, Finding, LineItem, Severity};
-pub use pipeline::{
-    InputKind, Options, Parallelism, Report, audit_bytes, audit_paths, audit_source,
-};
+pub use pipeline::{InputKind, Options, Parallelism, audit_bytes, audit_paths, audit_source};

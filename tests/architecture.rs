@@ -180,6 +180,49 @@ fn references(source: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// `(line number, name)` for every path that climbs to the crate root with
+/// `super::` from a file `depth` modules deep (`src/a/b.rs` is 2 deep,
+/// `src/a/mod.rs` 1): `super::super::report` in `src/audit/x.rs` names
+/// `report`. (A path inside an inline `mod` climbs one level less far; no
+/// such path reaches the root today.)
+fn super_references(source: &str, depth: usize) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().map(code_of).enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find("super::") {
+            let before = rest[..at].chars().next_back();
+            let mut climbs = 0;
+            rest = &rest[at..];
+            while let Some(r) = rest.strip_prefix("super::") {
+                climbs += 1;
+                rest = r;
+            }
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') || climbs < depth {
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push((i + 1, name));
+            }
+        }
+    }
+    out
+}
+
+/// How many modules deep a file of `src/` is: `a.rs` and `a/mod.rs` 1,
+/// `a/b.rs` 2.
+fn depth_of(relative: &Path) -> usize {
+    let n = relative.components().count();
+    if relative.file_name().is_some_and(|f| f == "mod.rs") {
+        n - 1
+    } else {
+        n
+    }
+}
+
 /// `name -> module` for the crate root's re-exports (`pub use a::{B, C};`
 /// in src/lib.rs), so that `crate::B` counts as a reference to `a`.
 fn root_reexports(lib: &str) -> BTreeMap<String, String> {
@@ -232,7 +275,10 @@ fn upward_edges(src: &Path, ranks: &BTreeMap<String, u32>) -> Vec<(String, Strin
             )
         });
         let source = fs::read_to_string(&file).expect("read source");
-        for (line, to) in references(&source) {
+        let climbs = super_references(&source, depth_of(relative))
+            .into_iter()
+            .filter(|(_, name)| ranks.contains_key(name));
+        for (line, to) in references(&source).into_iter().chain(climbs) {
             // `crate::Error` is the crate root's re-export of `error::Error`
             let to = root.get(&to).cloned().unwrap_or(to);
             if to == from {
@@ -318,4 +364,17 @@ fn the_scanner_finds_paths_groups_and_doc_links_but_not_comments() {
     .map(|(l, m)| (l, m.to_string()))
     .collect();
     assert_eq!(found, want);
+}
+
+#[test]
+fn super_paths_that_climb_to_the_root_are_references_too() {
+    let source = "use super::Bill;\nuse super::super::report::dec;\nlet x = super::super::super::sql::run();\n";
+    // In src/audit/x.rs (2 deep) two `super::` reach the root.
+    assert_eq!(
+        super_references(source, 2),
+        [(2, "report".to_string()), (3, "sql".to_string())]
+    );
+    assert_eq!(depth_of(Path::new("audit/x.rs")), 2);
+    assert_eq!(depth_of(Path::new("audit/mod.rs")), 1);
+    assert_eq!(depth_of(Path::new("expect.rs")), 1);
 }
