@@ -11,7 +11,26 @@ use serde::{Deserialize, Serialize};
 use crate::audit::Bill;
 use crate::error::Error;
 use crate::model::Category;
-use crate::report::dec;
+use crate::model::dec;
+
+/// The result of a run over many inputs.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub bills: Vec<Bill>,
+    /// Inputs that could not be audited (exit code 2).
+    pub errors: Vec<Error>,
+    /// Inputs not audited because `--fail-fast` stopped the run.
+    pub not_audited: usize,
+    /// Expectation results, for `billaudit check`.
+    pub expectations: Vec<Outcome>,
+}
+
+impl Report {
+    /// No bill failed and every input could be read.
+    pub fn passed(&self) -> bool {
+        self.errors.is_empty() && self.bills.iter().all(|b| b.passed)
+    }
+}
 
 /// The expectation file beside a bill: `bill.csv` -> `bill.csv.expect.toml`.
 pub fn expectation_path(bill: &Path) -> PathBuf {

@@ -1,16 +1,20 @@
 //! billaudit: audit cloud and GPU-rental bills for hidden costs.
 //!
-//! Data flows one way, one module per stage:
+//! One module per stage; a stage uses only the stages below it, so data
+//! flows one way:
 //!
 //! ```text
 //! ingest (bytes, encodings, CSV records, text invoice lines)
 //!   -> normalise (header roles, exact numbers, dates -> LineItem)
 //!   -> classify (a Category per item, with the rule that decided it)
 //!   -> audit (figures per bill, findings per check)
-//!   -> report (human, JSON)
+//!   -> expect (the batch Report, expectation outcomes)
+//!   -> report (human, JSON, CSV, markdown, JUnit, SARIF, GitHub, HTML)
 //! ```
 //!
-//! [`pipeline::audit_paths`] runs them all; the binary is a thin shell around it.
+//! [`pipeline::audit_paths`] runs them all; the binary is a thin shell around
+//! it. The ranks of the modules and the rule of who may import whom are in
+//! docs/architecture.md, and `tests/architecture.rs` enforces them.
 
 pub mod audit;
 pub mod classify;
@@ -25,11 +29,11 @@ pub mod pipeline;
 pub mod report;
 pub mod reprice;
 pub mod sql;
+pub mod terminal;
 pub mod vocab;
 
 pub use audit::{Bill, Policy, Thresholds};
 pub use error::{Error, Result};
+pub use expect::Report;
 pub use model::{Category, Finding, LineItem, Severity};
-pub use pipeline::{
-    InputKind, Options, Parallelism, Report, audit_bytes, audit_paths, audit_source,
-};
+pub use pipeline::{InputKind, Options, Parallelism, audit_bytes, audit_paths, audit_source};

@@ -301,3 +301,12 @@ pub fn record_fingerprint(rec: &csv::ByteRecord, skip: &[usize]) -> u64 {
     h = xxh3_64_with_seed(&all[run..at], h);
     xxh3_64_with_seed(&lens[..n], h)
 }
+
+/// An exact decimal as the report writes it: scale kept, never `-0`.
+pub fn dec(d: Decimal) -> String {
+    let mut d = d;
+    if d.is_zero() {
+        d.set_sign_positive(true);
+    }
+    d.to_string()
+}

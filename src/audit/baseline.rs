@@ -1,4 +1,7 @@
 //! Comparison with an earlier JSON report (`--baseline report.json`).
+//!
+//! The report file is read at the edge (the JSON report module converts it
+//! into a [`Baseline`]); this check works on that domain type only.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -6,7 +9,6 @@ use rust_decimal::Decimal;
 
 use super::{Bill, CheckInfo, Policy, percent};
 use crate::model::{Finding, Severity};
-use crate::report::json::{JsonBill, JsonReport};
 
 pub const INFO: CheckInfo = CheckInfo {
     code: "hidden-share-increase",
@@ -16,6 +18,29 @@ pub const INFO: CheckInfo = CheckInfo {
     why: "A hidden share that creeps up month after month is how a bill gets expensive without anyone deciding it. Comparing with last month's report catches the trend early, even while the share is still under 5%.",
     example: "the baseline had a hidden share of 3.10%, this month's bill 4.60%: +1.50 points, above the 1-point limit.",
 };
+
+/// An earlier report, as far as the comparison needs it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Baseline {
+    pub bills: Vec<BaselineBill>,
+}
+
+/// One bill of the earlier report, found again by path and currency.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BaselineBill {
+    pub path: String,
+    pub currency: Option<String>,
+    /// The hidden share as a fraction; `None` when the report had none or
+    /// it was not a number.
+    pub hidden_share: Option<Decimal>,
+    pub findings: Vec<Finding>,
+}
+
+impl From<&Baseline> for Baseline {
+    fn from(b: &Baseline) -> Self {
+        b.clone()
+    }
+}
 
 /// What changed against the baseline, for one bill.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +61,16 @@ fn key(f: &Finding) -> String {
 
 /// Compares `bills` with `baseline`, adding `hidden-share-increase` findings
 /// and a [`BaselineDiff`] to each bill. `max_increase` is in percentage points.
-pub fn apply(bills: &mut [Bill], baseline: &JsonReport, max_increase: Decimal, policy: &Policy) {
-    let index: HashMap<(&str, Option<&str>), &JsonBill> = baseline
+/// `baseline` is a [`Baseline`], or anything that converts into one (the
+/// JSON report does).
+pub fn apply(
+    bills: &mut [Bill],
+    baseline: impl Into<Baseline>,
+    max_increase: Decimal,
+    policy: &Policy,
+) {
+    let baseline: Baseline = baseline.into();
+    let index: HashMap<(&str, Option<&str>), &BaselineBill> = baseline
         .bills
         .iter()
         .map(|b| ((b.path.as_str(), b.currency.as_deref()), b))
@@ -54,7 +87,7 @@ pub fn apply(bills: &mut [Bill], baseline: &JsonReport, max_increase: Decimal, p
         };
         let before: BTreeSet<String> = prev.findings.iter().map(key).collect();
         let now: BTreeSet<String> = bill.findings.iter().map(key).collect();
-        let previous: Option<Decimal> = prev.hidden_share.as_deref().and_then(|s| s.parse().ok());
+        let previous: Option<Decimal> = prev.hidden_share;
         if let (Some(p), Some(n)) = (previous, bill.hidden_share) {
             // The baseline is a file from outside: a share near the Decimal
             // range must not overflow (it saturates, keeping the sign).

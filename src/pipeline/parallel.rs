@@ -24,8 +24,9 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use ::csv::ByteRecord;
 
-use super::{Bills, Classify, apply_outcome, csv_error, read_rows, shift_error, shift_lines};
-use super::{io_error, swallowed};
+use super::bills::Bills;
+use super::csv_run::{Classify, apply_outcome, read_rows, shift_lines};
+use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;

@@ -2,8 +2,8 @@
 //! take for a formula is neutralised; numbers stay numbers.
 
 use super::{dec, worst_finding};
+use crate::expect::Report;
 use crate::model::{Category, Severity};
-use crate::pipeline::Report;
 
 /// Makes a text cell safe for spreadsheets: a cell starting with `=`, `+`,
 /// `-`, `@`, tab or CR is prefixed with `'` so it shows as text. A plain

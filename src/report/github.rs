@@ -2,8 +2,8 @@
 //! (`::error file=...,line=...::message`) that GitHub Actions shows on the
 //! pull request.
 
+use crate::expect::Report;
 use crate::expect::Status;
-use crate::pipeline::Report;
 
 /// Escapes a message (data) of a workflow command; other control
 /// characters (an ESC sequence, which Actions logs render) as in the

@@ -8,9 +8,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{Context, dec, summarise, term_text};
 use crate::audit::{Bill, percent};
+use crate::expect::Report;
 use crate::expect::Status;
 use crate::model::{Category, Severity};
-use crate::pipeline::Report;
 
 pub fn render(report: &Report, ctx: &Context) -> String {
     let mut out = String::new();

@@ -5,10 +5,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{dec, summarise};
 use crate::audit::Bill;
+use crate::audit::baseline::{Baseline, BaselineBill};
 use crate::error::Error;
+use crate::expect::Report;
 use crate::expect::{Outcome, Status};
 use crate::model::{Category, Finding};
-use crate::pipeline::Report;
 
 /// Bumped on any incompatible change of this document.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -196,6 +197,26 @@ impl From<&Bill> for JsonBill {
     }
 }
 
+/// An earlier JSON report read back for `--baseline`: the figures the
+/// comparison needs, as domain values. A hidden share that is not a number
+/// counts as none.
+impl From<&JsonReport> for Baseline {
+    fn from(r: &JsonReport) -> Self {
+        Baseline {
+            bills: r
+                .bills
+                .iter()
+                .map(|b| BaselineBill {
+                    path: b.path.clone(),
+                    currency: b.currency.clone(),
+                    hidden_share: b.hidden_share.as_deref().and_then(|s| s.parse().ok()),
+                    findings: b.findings.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
 impl From<&Error> for JsonError {
     fn from(e: &Error) -> Self {
         match e {
@@ -336,4 +357,43 @@ pub fn render_lines(report: &Report) -> String {
         s.push_str(&expectation_line(o));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::{BillBuilder, Policy};
+
+    #[test]
+    fn a_json_report_becomes_a_baseline_by_path_and_currency() {
+        let bill =
+            BillBuilder::new("oct.csv", "csv", Some("EUR".into()), &Policy::default()).finish();
+        let mut good = JsonBill::from(&bill);
+        good.hidden_share = Some("0.031000".into());
+        let mut bad = good.clone();
+        bad.path = "nov.csv".into();
+        bad.hidden_share = Some("3.1%".into());
+        let report = JsonReport {
+            schema_version: 1,
+            passed: true,
+            bills: vec![good, bad],
+            errors: Vec::new(),
+            not_audited: 0,
+            summary: Vec::new(),
+            expectations: Vec::new(),
+        };
+        let b = Baseline::from(&report);
+        assert_eq!(b.bills.len(), 2);
+        assert_eq!(
+            (b.bills[0].path.as_str(), b.bills[0].currency.as_deref()),
+            ("oct.csv", Some("EUR"))
+        );
+        // "0.031000" read as the exact decimal 31/1000
+        assert_eq!(
+            b.bills[0].hidden_share,
+            Some(rust_decimal::Decimal::new(31, 3))
+        );
+        // "3.1%" is not a number: no share, as before the split
+        assert_eq!(b.bills[1].hidden_share, None);
+    }
 }

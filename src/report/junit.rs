@@ -6,8 +6,8 @@ use quick_junit::{NonSuccessKind, Report as JUnit, TestCase, TestCaseStatus, Tes
 
 use super::Context;
 use crate::audit::CHECKS;
+use crate::expect::Report;
 use crate::expect::Status;
-use crate::pipeline::Report;
 
 fn suite_name(path: &str, currency: Option<&str>) -> String {
     match currency {

@@ -4,8 +4,8 @@
 
 use super::{Context, dec, summarise, worst_finding};
 use crate::audit::percent;
+use crate::expect::Report;
 use crate::expect::Status;
-use crate::pipeline::Report;
 
 /// Escapes text for a markdown table cell.
 fn cell(s: &str) -> String {

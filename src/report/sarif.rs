@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use crate::audit::CHECKS;
+use crate::expect::Report;
 use crate::expect::Status;
-use crate::pipeline::Report;
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 

@@ -139,5 +139,5 @@ pub fn render(all: &[Repriced<'_>]) -> String {
     }
     // Bill and price-book text (paths, model names, fee names) escaped for
     // the terminal; the table's own line feeds kept.
-    crate::report::term_report(s)
+    crate::terminal::term_report(s)
 }

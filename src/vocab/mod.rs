@@ -2,8 +2,8 @@
 //! defined once. The CSV reader, the text reader, the SQL back-end and the
 //! reports all read these tables; none restates them.
 //!
-//! This module sits at the bottom of the stage order, beside [`crate::model`]:
-//! it imports no stage, and every stage may import it.
+//! This module sits at the bottom of the stage order (rank 0 in
+//! docs/architecture.md): it imports no stage, and every stage may import it.
 
 pub mod focus;
 pub mod headers;

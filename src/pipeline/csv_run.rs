@@ -1,0 +1,521 @@
+//! The CSV run: one bill built from a CSV export, or from the split parts
+//! of one bill with the same header. The header is found, the rows stream
+//! through normalise and classify into the bills, on this thread or (large
+//! inputs) on several (`parallel`).
+
+use std::io::{Cursor, Read};
+
+use ::csv::ByteRecord;
+
+use super::bills::Bills;
+use super::diagnostics::{
+    csv_error, header_snippet, io_error, missing_columns, no_header, shift_error, swallowed,
+};
+use super::parallel::{Blocks, Parallel, Ranges};
+use super::{Options, ProgressHook, seen};
+use crate::audit::Bill;
+use crate::classify::ClassCache;
+use crate::classify::user::BoundRules;
+use crate::error::{Error, Result};
+use crate::ingest::csv::Window;
+use crate::ingest::{self, Opened};
+use crate::model::LineItem;
+use crate::normalise::date::{DateOrder, DateScan};
+use crate::normalise::number::DecimalMark;
+use crate::normalise::profile::{self, ColumnMap, Profile};
+use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
+use crate::vocab::summary::SummaryKind;
+
+/// A stream is cut into blocks of at most this size: the blocks waiting
+/// between the threads are held in memory (a file's ranges are not).
+const STREAM_BLOCK_BYTES: u64 = 512 * 1024;
+
+/// Counts bytes as they are read, for the progress hook.
+struct Counting<R> {
+    inner: R,
+    hook: ProgressHook,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        (self.hook.0)(n as u64, 0);
+        Ok(n)
+    }
+}
+
+/// Why a part could not be fed into a run.
+pub(super) enum Fed<'a> {
+    /// Its header differs from the run's: the opened part comes back.
+    Differs(Box<Opened<'a>>),
+    Error(Error),
+}
+
+impl From<Error> for Fed<'_> {
+    fn from(e: Error) -> Self {
+        Fed::Error(e)
+    }
+}
+
+impl From<Fed<'_>> for Error {
+    fn from(f: Fed<'_>) -> Self {
+        match f {
+            Fed::Error(e) => e,
+            Fed::Differs(_) => Error::Usage("a part's header differs".into()),
+        }
+    }
+}
+
+/// One bill being built from one or more inputs with the same header.
+pub(super) struct Run<'o> {
+    display: String,
+    opts: &'o Options,
+    state: Option<RunState<'o>>,
+    rows: u64,
+    header_line: u64,
+    last_path: String,
+}
+
+struct RunState<'o> {
+    profile: &'o Profile,
+    /// The user rules that apply to this file.
+    user: BoundRules<'o>,
+    map: ColumnMap,
+    header: Vec<String>,
+    delimiter: u8,
+    bills: Bills<'o>,
+}
+
+impl<'o> Run<'o> {
+    pub(super) fn new(display: &str, opts: &'o Options) -> Self {
+        Run {
+            display: display.to_string(),
+            opts,
+            state: None,
+            rows: 0,
+            header_line: 1,
+            last_path: display.to_string(),
+        }
+    }
+
+    /// Reads one input's header and streams its rows into the bill.
+    pub(super) fn feed<'r>(
+        &mut self,
+        path: &str,
+        opened: Opened<'r>,
+    ) -> std::result::Result<(), Fed<'r>> {
+        let opts = self.opts;
+        let delimiter = opts
+            .delimiter
+            .unwrap_or_else(|| ingest::csv::sniff_delimiter(&opened.prefix_text));
+        let seekable = opened.seekable.clone();
+        let later_part = self.state.is_some();
+        if let Some(st) = &self.state {
+            // A later part: its header must be the first part's.
+            let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);
+            let same = probe
+                .byte_records()
+                .take(HEADER_SEARCH_ROWS)
+                .map_while(|r| r.ok())
+                .any(|rec| {
+                    rec.iter()
+                        .map(|c| String::from_utf8_lossy(c).into_owned())
+                        .eq(st.header.iter().cloned())
+                });
+            if !same {
+                return Err(Fed::Differs(Box::new(opened)));
+            }
+        }
+        let reader: Box<dyn Read + 'r> = match &opts.progress {
+            Some(hook) => Box::new(Counting {
+                inner: opened.reader,
+                hook: hook.clone(),
+            }),
+            None => opened.reader,
+        };
+        // What the header search reads is kept: a stream cannot be read
+        // again, and its rows may go to several threads from the header on.
+        let window = Window::new(reader);
+        let mut rdr = ingest::csv::reader(window, delimiter);
+        let mut rec = ByteRecord::new();
+
+        // The header is found, not assumed: title lines above it are skipped.
+        let mut found = None;
+        let mut searched = 0;
+        while searched < HEADER_SEARCH_ROWS {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => return Err(csv_error(path, &e).into()),
+            }
+            searched += 1;
+            let cells: Vec<String> = rec
+                .iter()
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect();
+            if let Some(state) = &self.state {
+                if cells == state.header {
+                    found = Some(record_start(&rdr, &rec).1);
+                    break;
+                }
+                continue;
+            }
+            if let Some((p, map)) = detect_header(
+                &opts.profiles,
+                &cells,
+                searched,
+                &opts.columns,
+                opts.cost,
+                opts.forced_profile,
+            ) {
+                let line = record_start(&rdr, &rec).1;
+                let map = match map {
+                    Ok(m) => m,
+                    Err(missing) => {
+                        let label = "the header row that was recognised";
+                        let (col, snip) = header_snippet(line, &cells, delimiter, None, label);
+                        let e = missing_columns(path, line, &missing)
+                            .with_column(col)
+                            .with_snippet(snip);
+                        return Err(e.into());
+                    }
+                };
+                let mut bills = Bills::new(
+                    &self.display,
+                    &p.name,
+                    map.header_currency.clone(),
+                    &opts.policy,
+                );
+                bills.currency_note = map.currency_note();
+                self.state = Some(RunState {
+                    user: opts.user_rules.bind(path, &p.name, &map.names),
+                    profile: p,
+                    map,
+                    header: cells,
+                    delimiter,
+                    bills,
+                });
+                found = Some(line);
+                break;
+            }
+        }
+        let Some(header_line) = found else {
+            if searched == 0 {
+                return Err(Error::input(path, "the file has no rows").into());
+            }
+            return Err(no_header(path, searched, opts).into());
+        };
+        self.header_line = header_line;
+        self.last_path = path.to_string();
+        let Some(state) = &mut self.state else {
+            return Err(Error::input(path, "no header").into());
+        };
+        if later_part {
+            // A later part: user rules scoped to paths see this part's path,
+            // as they do when the part is read alone (`lines`, --no-merge).
+            state.user = opts
+                .user_rules
+                .bind(path, &state.profile.name, &state.map.names);
+        }
+        // Findings on this part's lines name this part, not the merged bill.
+        state.bills.begin_part(path);
+        let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
+            DecimalMark::Comma
+        } else {
+            DecimalMark::Dot
+        });
+        // The order of slashed dates is decided before any row is dated,
+        // from the rows in the prefix, so every thread reads them alike.
+        let dates = scan_dates(&opened.prefix_text, delimiter, &state.header, &state.map);
+        let norm = RowNormaliser {
+            map: &state.map,
+            mark,
+            path,
+            dates: &dates,
+        };
+        let class = Classify {
+            opts,
+            user: &state.user,
+        };
+        let p = opts.parallel;
+        let workers = p.threads.unwrap_or_else(rayon::current_num_threads);
+        // Where the first data row starts (after the header's line end).
+        let (data_start, first_line) = {
+            let at = rdr.position();
+            ingest::csv::true_start((at.byte(), at.line()), |b| rdr.get_ref().byte(b))
+        };
+        // A stream's rows on several threads start from what was read so far
+        // (`into_rest`); on this thread, only the last bytes are needed.
+        let par = |file| Parallel {
+            path,
+            delimiter,
+            workers,
+            norm: &norm,
+            class: &class,
+            file,
+        };
+        // A stream's length is known only when the header search read all
+        // of it (small inputs stay on this thread).
+        let stream_is_large = {
+            let window = rdr.get_ref();
+            let left = window.bytes_read().saturating_sub(data_start);
+            window.keeps_all() && (!window.eof() || left >= p.min_bytes)
+        };
+        let read = (|| -> std::result::Result<u64, Fed<'r>> {
+            if workers >= 2 {
+                if let Some((file, bom)) = &seekable {
+                    // A plain file: its ranges are read at their offsets.
+                    let start = bom + data_start;
+                    let len = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+                    if len.saturating_sub(start) >= p.min_bytes {
+                        drop(rdr);
+                        let ranges = Ranges::file(file, start, len, p.chunk_bytes)
+                            .map_err(|e| io_error(path, e))?;
+                        return Ok(par(Some(file.as_path())).read(
+                            ranges,
+                            start,
+                            first_line,
+                            &mut state.bills,
+                        )?);
+                    }
+                } else if stream_is_large {
+                    // Cut into blocks from the first data row on.
+                    let (seen, inner) = rdr.into_inner().into_rest(data_start);
+                    let rest: Box<dyn Read + 'r> = Box::new(Cursor::new(seen).chain(inner));
+                    let ranges =
+                        Ranges::Stream(Blocks::new(rest, p.chunk_bytes.min(STREAM_BLOCK_BYTES)));
+                    return Ok(par(None).read(ranges, 0, first_line, &mut state.bills)?);
+                }
+            }
+            rdr.get_mut().forget();
+            Ok(read_rows(
+                &mut rdr,
+                0,
+                &norm,
+                &class,
+                &mut state.bills,
+                path,
+            )?)
+        })()?;
+        self.rows += read;
+        let proved = std::mem::take(&mut state.bills.proved);
+        if let Some(note) = dates.note(|o| proved[usize::from(o == DateOrder::MonthFirst)]) {
+            state.bills.notes.push(note);
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(self) -> Result<Vec<Bill>> {
+        let Some(state) = self.state else {
+            return Err(Error::input(&self.display, "no header row found"));
+        };
+        if self.rows == 0 {
+            let (col, snip) = header_snippet(
+                self.header_line,
+                &state.header,
+                state.delimiter,
+                state.map.get(profile::Role::Amount),
+                "the amount column; no data row follows",
+            );
+            return Err(Error::at_line(
+                &self.last_path,
+                self.header_line,
+                format!(
+                    "the file has a header but no data rows: nothing to audit (profile {}, columns: {})",
+                    state.profile.name,
+                    state.map.describe()
+                ),
+            )
+            .with_column(col)
+            .with_snippet(snip));
+        }
+        state.bills.finish(&self.display)
+    }
+}
+
+/// The file's order of slashed dates (`03/04/2024`), decided from the date
+/// cells of the data rows in its prefix (the first 64 KiB, decoded), or
+/// stated by the profile. Every row is then dated in that order, on
+/// whichever thread reads it; rows past the prefix that prove the other
+/// order are noted by the [`DateScan`] as they are read.
+fn scan_dates(prefix: &str, delimiter: u8, header: &[String], map: &ColumnMap) -> DateScan {
+    use profile::Role;
+    let cols: Vec<usize> = [Role::Date, Role::Start, Role::End, Role::Period]
+        .into_iter()
+        .filter_map(|r| map.get(r))
+        .collect();
+    let mut cells = Vec::new();
+    if !cols.is_empty() {
+        let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+        let mut rec = ByteRecord::new();
+        let mut past_header = false;
+        // The prefix may end inside the last record: it is not read.
+        let mut last = Vec::new();
+        while let Ok(true) = rdr.read_byte_record(&mut rec) {
+            if !past_header {
+                past_header = rec.iter().map(String::from_utf8_lossy).eq(header
+                    .iter()
+                    .map(|h| std::borrow::Cow::Borrowed(h.as_str())));
+                continue;
+            }
+            cells.append(&mut last);
+            for &c in &cols {
+                if let Some(t) = rec.get(c).and_then(|b| std::str::from_utf8(b).ok()) {
+                    last.push(t.to_string());
+                }
+            }
+        }
+        if prefix.ends_with('\n') {
+            cells.append(&mut last);
+        }
+    }
+    DateScan::decide(map.date_order, cells.iter().map(String::as_str))
+}
+
+/// What classifies a file's rows: the user's rules (bound to its columns)
+/// before the built-in classifier, with the reader's cache.
+pub(super) struct Classify<'a> {
+    pub(super) opts: &'a Options,
+    pub(super) user: &'a BoundRules<'a>,
+}
+
+impl Classify<'_> {
+    fn one(&self, rec: &ByteRecord, item: &mut LineItem, cache: &mut ClassCache) {
+        if self.user.is_empty() || !self.user.classify(rec, item) {
+            self.opts.classifier.classify_cached(item, cache);
+        }
+    }
+
+    /// Classifies what one row gave.
+    pub(super) fn outcome(
+        &self,
+        rec: &ByteRecord,
+        outcome: &mut RowOutcome,
+        cache: &mut ClassCache,
+    ) {
+        match outcome {
+            RowOutcome::Item(item) => self.one(rec, item, cache),
+            RowOutcome::WithCredits(item, credits) => {
+                self.one(rec, item, cache);
+                for c in credits {
+                    self.opts.classifier.classify(c);
+                }
+            }
+            RowOutcome::Skip(..) | RowOutcome::Stated { .. } => {}
+        }
+    }
+}
+
+/// Moves every line number of a row's outcome by `by` (a range read on its
+/// own thread counts lines from its start).
+pub(super) fn shift_lines(outcome: &mut RowOutcome, by: u64) {
+    match outcome {
+        RowOutcome::Item(item) => item.line += by,
+        RowOutcome::WithCredits(item, credits) => {
+            item.line += by;
+            for c in credits {
+                c.line += by;
+            }
+        }
+        RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
+        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } => {}
+    }
+}
+
+/// Adds one classified row's outcome to the bills, in file order, showing
+/// each item to the item hook (`billaudit lines`). The outcome is borrowed
+/// (only a skip's finding is taken out of it), so that the thread that made
+/// it also frees it.
+pub(super) fn apply_outcome(
+    bills: &mut Bills<'_>,
+    outcome: &mut RowOutcome,
+    line: u64,
+    opts: &Options,
+    path: &str,
+) {
+    match outcome {
+        RowOutcome::Item(item) => {
+            seen(opts, path, item);
+            bills.add_item(item);
+        }
+        RowOutcome::WithCredits(item, credits) => {
+            seen(opts, path, item);
+            bills.add_item(item);
+            for c in credits.iter() {
+                seen(opts, path, c);
+                bills.add_item(c);
+            }
+        }
+        RowOutcome::Skip(reason, finding) => bills.add_skip(*reason, finding.take()),
+        RowOutcome::Stated {
+            kind,
+            amount,
+            currency,
+        } => {
+            bills.add_skip(SkipReason::Summary, None);
+            let stated = Some((line, *amount));
+            let bill = bills.for_currency(currency);
+            // As on a text invoice, the last subtotal and total stated are checked.
+            if *kind == SummaryKind::Subtotal {
+                bill.stated_subtotal = stated;
+            } else {
+                bill.stated_total = stated;
+            }
+        }
+    }
+}
+
+/// Streams the rows of `rdr` into the bills; lines are the reader's plus
+/// `line_offset`. Returns the number of rows read.
+pub(super) fn read_rows<R: Read>(
+    rdr: &mut ::csv::Reader<Window<R>>,
+    line_offset: u64,
+    norm: &RowNormaliser<'_>,
+    class: &Classify<'_>,
+    bills: &mut Bills<'_>,
+    path: &str,
+) -> Result<u64> {
+    let opts = class.opts;
+    let mut rec = ByteRecord::new();
+    let mut cache = ClassCache::default();
+    // The item of the row just added, to build the next row in.
+    let mut spare = Vec::with_capacity(1);
+    let mut rows = 0u64;
+    // Where the last record started: an unclosed quote swallows the rest of
+    // the file into it, and only the end of the file shows that.
+    let mut last_start = 0u64;
+    loop {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            Ok(false) => {
+                if rows > 0 {
+                    swallowed(path, last_start, rdr.position().line(), line_offset)?;
+                }
+                break;
+            }
+            Err(e) => return Err(shift_error(csv_error(path, &e), line_offset)),
+        }
+        let (_, start) = record_start(rdr, &rec);
+        last_start = start;
+        rows += 1;
+        if rows % 16_384 == 0 {
+            if let Some(h) = &opts.progress {
+                (h.0)(0, 16_384);
+            }
+        }
+        let line = start + line_offset;
+        let mut outcome = norm.row_reusing(line, &rec, &mut spare);
+        class.outcome(&rec, &mut outcome, &mut cache);
+        apply_outcome(bills, &mut outcome, line, opts, path);
+        if let RowOutcome::Item(item) = outcome {
+            spare.push(item);
+        }
+    }
+    Ok(rows)
+}
+
+/// Where the record just read starts, as (byte, line) of its reader.
+fn record_start<R: Read>(rdr: &::csv::Reader<Window<R>>, rec: &ByteRecord) -> (u64, u64) {
+    let at = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
+    ingest::csv::true_start(at, |b| rdr.get_ref().byte(b))
+}

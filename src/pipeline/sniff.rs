@@ -1,0 +1,87 @@
+//! Sniffing: what the first bytes of an input (its decoded prefix) say it
+//! is, a CSV export with a header, a text invoice, or a CSV broken by a
+//! quote that never closes.
+
+use ::csv::ByteRecord;
+
+use super::Options;
+use crate::ingest;
+use crate::normalise::{HEADER_SEARCH_ROWS, detect_header};
+
+/// True when one of the first rows of `prefix` maps as a CSV header.
+pub(super) fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
+    let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+    let mut rec = ByteRecord::new();
+    for row in 1..=HEADER_SEARCH_ROWS {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            // The prefix may end inside a quoted field: what was read counts.
+            Ok(false) | Err(_) => return false,
+        }
+        let cells: Vec<String> = rec
+            .iter()
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .collect();
+        if detect_header(
+            &opts.profiles,
+            &cells,
+            row,
+            &opts.columns,
+            opts.cost,
+            opts.forced_profile,
+        )
+        .is_some()
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// A quoted field that runs this many lines is an unclosed quote, not a
+/// multi-line cell.
+pub(super) const UNCLOSED_QUOTE_LINES: u64 = 200;
+
+/// The line where a quoted field opens and never closes within the prefix
+/// (the reader would swallow the rest of the file into one cell).
+pub(super) fn unclosed_quote(prefix: &str, delimiter: u8) -> Option<u64> {
+    let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+    let mut rec = ByteRecord::new();
+    let total_lines = prefix.lines().count() as u64;
+    let mut start = 1;
+    for _ in 0..HEADER_SEARCH_ROWS {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => start = rec.position().map_or(start, |p| p.line()),
+            Ok(false) | Err(_) => return None,
+        }
+        let end = rdr.position().line();
+        let spans = end.saturating_sub(start);
+        if !rec.iter().any(|f| f.contains(&b'\n')) {
+            continue;
+        }
+        // Long, or (in a small file read whole) running to the end with an
+        // odd number of quotes: a multi-line cell always closes.
+        let at_end = rdr.is_done() || end >= total_lines;
+        let small_whole = prefix.len() < ingest::PREFIX_LEN / 2;
+        let odd = prefix.bytes().filter(|b| *b == b'"').count() % 2 == 1;
+        if spans >= UNCLOSED_QUOTE_LINES || (small_whole && at_end && odd && spans >= 2) {
+            return Some(start);
+        }
+    }
+    None
+}
+
+/// True when most of the first lines split into the same number (>= 2) of fields.
+pub(super) fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
+    let lines: Vec<&str> = prefix
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(20)
+        .collect();
+    let counts: Vec<usize> = lines
+        .iter()
+        .map(|l| l.bytes().filter(|b| *b == delimiter).count())
+        .collect();
+    let with = counts.iter().filter(|c| **c >= 1).count();
+    with * 2 > lines.len()
+}

@@ -1,0 +1,380 @@
+//! The import rule of `docs/architecture.md`: a top-level module of `src/`
+//! may refer to `crate::X` only when X has a LOWER rank. The rank table is
+//! read from the "## Ranks" section of `docs/architecture.md`, the one place
+//! it is written. Use statements, paths and doc links (`//!`, `///`) count;
+//! plain `//` comments do not. `src/main.rs` and `src/cli*` (the binary) and
+//! `src/lib.rs` (the crate root) are not checked.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Upward edges that are known and are removed by another piece of work, as
+/// `(file, module it refers to, the work that removes it)`. Each must still
+/// occur (a stale entry fails, so the list only shrinks), and nothing else may.
+const ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "src/ingest/text/grammar.rs",
+        "normalise",
+        "text grammar moves to normalise",
+    ),
+    (
+        "src/ingest/text/mod.rs",
+        "normalise",
+        "text grammar moves to normalise",
+    ),
+    (
+        "src/report/html.rs",
+        "pipeline",
+        "HTML page moves to a template engine; it then imports crate::expect::Report",
+    ),
+];
+
+/// `module -> rank` from the "## Ranks" section of docs/architecture.md:
+/// a fenced block of lines `<rank> <module> [<module>...]`.
+fn ranks() -> BTreeMap<String, u32> {
+    let doc =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .expect("docs/architecture.md");
+    let section = doc
+        .split("\n## Ranks")
+        .nth(1)
+        .expect("docs/architecture.md has a \"## Ranks\" section");
+    let block = section
+        .split("```")
+        .nth(1)
+        .expect("the Ranks section has a fenced block");
+    let mut ranks = BTreeMap::new();
+    for line in block.lines().skip(1) {
+        let mut words = line.split_whitespace();
+        let Some(rank) = words.next() else { continue };
+        let rank: u32 = rank
+            .parse()
+            .unwrap_or_else(|_| panic!("rank line {line:?}"));
+        for module in words {
+            assert!(
+                ranks.insert(module.to_string(), rank).is_none(),
+                "{module} ranked twice"
+            );
+        }
+    }
+    assert!(ranks.len() > 5, "rank table too small: {ranks:?}");
+    ranks
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .expect("read src")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The code of a line with a plain `//` comment cut off; doc comments
+/// (`///`, `//!`) are kept whole, since their links resolve like paths.
+fn code_of(line: &str) -> &str {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with("///") || trimmed.starts_with("//!") {
+        return line;
+    }
+    let bytes = line.as_bytes();
+    let mut in_str = false;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && bytes[i + 1] == b'/' => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+/// Top-level modules named after `crate::` in `text` (one line, or the
+/// joined lines of a `crate::{...}` group): `crate::a::b` gives `a`,
+/// `crate::{a::x, b}` gives `a` and `b`.
+fn targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "crate::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue; // e.g. `mycrate::`
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            // top-level items of the group, up to the matching brace
+            let mut depth = 0;
+            let mut item = String::new();
+            let mut items = Vec::new();
+            for c in group.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => items.push(std::mem::take(&mut item)),
+                    _ => item.push(c),
+                }
+            }
+            items.push(item);
+            for item in items {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    out.push(name);
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// `(line number, target module)` for every `crate::` reference in `source`.
+fn references(source: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = source.lines().map(code_of).collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.contains("crate::{") {
+            // a group may span lines: join up to the line that closes it
+            let mut joined = String::new();
+            let mut depth = 0i32;
+            for next in &lines[i..] {
+                joined.push_str(next);
+                joined.push(' ');
+                depth += next.matches('{').count() as i32 - next.matches('}').count() as i32;
+                if depth <= 0 {
+                    break;
+                }
+            }
+            let start = joined.find("crate::{").unwrap_or(0);
+            let head = &joined[..start]; // any plain `crate::x` before the group
+            out.extend(targets(head).into_iter().map(|t| (i + 1, t)));
+            out.extend(targets(&joined[start..]).into_iter().map(|t| (i + 1, t)));
+        } else {
+            out.extend(targets(line).into_iter().map(|t| (i + 1, t)));
+        }
+    }
+    out
+}
+
+/// `(line number, name)` for every path that climbs to the crate root with
+/// `super::` from a file `depth` modules deep (`src/a/b.rs` is 2 deep,
+/// `src/a/mod.rs` 1): `super::super::report` in `src/audit/x.rs` names
+/// `report`. (A path inside an inline `mod` climbs one level less far; no
+/// such path reaches the root today.)
+fn super_references(source: &str, depth: usize) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().map(code_of).enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find("super::") {
+            let before = rest[..at].chars().next_back();
+            let mut climbs = 0;
+            rest = &rest[at..];
+            while let Some(r) = rest.strip_prefix("super::") {
+                climbs += 1;
+                rest = r;
+            }
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') || climbs < depth {
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push((i + 1, name));
+            }
+        }
+    }
+    out
+}
+
+/// How many modules deep a file of `src/` is: `a.rs` and `a/mod.rs` 1,
+/// `a/b.rs` 2.
+fn depth_of(relative: &Path) -> usize {
+    let n = relative.components().count();
+    if relative.file_name().is_some_and(|f| f == "mod.rs") {
+        n - 1
+    } else {
+        n
+    }
+}
+
+/// `name -> module` for the crate root's re-exports (`pub use a::{B, C};`
+/// in src/lib.rs), so that `crate::B` counts as a reference to `a`.
+fn root_reexports(lib: &str) -> BTreeMap<String, String> {
+    let mut map = BTreeMap::new();
+    for statement in lib.split(';') {
+        let Some(path) = statement.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let Some((module, items)) = path.split_once("::") else {
+            continue;
+        };
+        let items = items.trim().trim_start_matches('{').trim_end_matches('}');
+        for item in items.split(',') {
+            let name = item.trim().rsplit("::").next().unwrap_or("").trim();
+            if !name.is_empty() {
+                map.insert(name.to_string(), module.trim().to_string());
+            }
+        }
+    }
+    map
+}
+
+/// The top-level module a file of `src/` belongs to, or None when the file
+/// is not checked (crate root, binary).
+fn module_of(relative: &Path) -> Option<String> {
+    let first = relative.components().next()?.as_os_str().to_str()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    match name {
+        "lib" | "main" | "cli" => None,
+        _ => Some(name.to_string()),
+    }
+}
+
+/// Every `file:line: from -> to` where `from` refers to a module of equal or
+/// higher rank.
+fn upward_edges(src: &Path, ranks: &BTreeMap<String, u32>) -> Vec<(String, String, String)> {
+    let root = root_reexports(&fs::read_to_string(src.join("lib.rs")).expect("read src/lib.rs"));
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut edges = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(src).expect("under src");
+        let Some(from) = module_of(relative) else {
+            continue;
+        };
+        let from_rank = *ranks.get(&from).unwrap_or_else(|| {
+            panic!(
+                "src/{} is in module {from}, which has no rank in docs/architecture.md",
+                relative.display()
+            )
+        });
+        let source = fs::read_to_string(&file).expect("read source");
+        let climbs = super_references(&source, depth_of(relative))
+            .into_iter()
+            .filter(|(_, name)| ranks.contains_key(name));
+        for (line, to) in references(&source).into_iter().chain(climbs) {
+            // `crate::Error` is the crate root's re-export of `error::Error`
+            let to = root.get(&to).cloned().unwrap_or(to);
+            if to == from {
+                continue;
+            }
+            let to_rank = *ranks.get(&to).unwrap_or_else(|| {
+                panic!(
+                    "src/{}:{line}: crate::{to} has no rank in docs/architecture.md",
+                    relative.display()
+                )
+            });
+            if to_rank >= from_rank {
+                edges.push((
+                    from.clone(),
+                    to,
+                    format!("src/{}:{line}", relative.display()),
+                ));
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn stages_only_import_lower_ranks() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let ranks = ranks();
+    let edges = upward_edges(&src, &ranks);
+    let mut unexpected = Vec::new();
+    // `place` is `src/<file>:<line>`
+    let file_of = |place: &str| {
+        place
+            .rsplit_once(':')
+            .map_or(String::new(), |(f, _)| f.to_string())
+    };
+    let allowed = |place: &str, to: &str| {
+        ALLOWED
+            .iter()
+            .any(|(file, module, _)| file_of(place) == *file && to == *module)
+    };
+    for (from, to, place) in &edges {
+        if !allowed(place, to) {
+            unexpected.push(format!(
+                "{place}: {from} (rank {}) -> {to} (rank {})",
+                ranks[from], ranks[to]
+            ));
+        }
+    }
+    let stale: Vec<_> = ALLOWED
+        .iter()
+        .filter(|(file, module, _)| {
+            !edges
+                .iter()
+                .any(|(_, to, place)| file_of(place) == *file && to == module)
+        })
+        .map(|(f, t, why)| format!("{f} -> {t} ({why})"))
+        .collect();
+    assert!(
+        unexpected.is_empty() && stale.is_empty(),
+        "upward imports (see docs/architecture.md):\n{}\nallow-listed edges that no longer occur:\n{}",
+        unexpected.join("\n"),
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_finds_paths_groups_and_doc_links_but_not_comments() {
+    let source = "use crate::model::Bill;\n\
+                  use crate::{\n    audit::Policy,\n    report::{dec, json},\n};\n\
+                  // crate::pipeline in a plain comment\n\
+                  /// see [`crate::sql`]\n\
+                  let x = crate::reprice::run(); // crate::expect\n\
+                  use mycrate::ingest;\n";
+    let found: Vec<(usize, String)> = references(source);
+    let want: Vec<(usize, String)> = [
+        (1, "model"),
+        (2, "audit"),
+        (2, "report"),
+        (7, "sql"),
+        (8, "reprice"),
+    ]
+    .into_iter()
+    .map(|(l, m)| (l, m.to_string()))
+    .collect();
+    assert_eq!(found, want);
+}
+
+#[test]
+fn super_paths_that_climb_to_the_root_are_references_too() {
+    let source = "use super::Bill;\nuse super::super::report::dec;\nlet x = super::super::super::sql::run();\n";
+    // In src/audit/x.rs (2 deep) two `super::` reach the root.
+    assert_eq!(
+        super_references(source, 2),
+        [(2, "report".to_string()), (3, "sql".to_string())]
+    );
+    assert_eq!(depth_of(Path::new("audit/x.rs")), 2);
+    assert_eq!(depth_of(Path::new("audit/mod.rs")), 1);
+    assert_eq!(depth_of(Path::new("expect.rs")), 1);
+}
