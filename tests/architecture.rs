@@ -25,11 +25,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "normalise",
         "text grammar moves to normalise",
     ),
-    (
-        "src/report/html.rs",
-        "pipeline",
-        "HTML page moves to a template engine; it then imports crate::expect::Report",
-    ),
 ];
 
 /// `module -> rank` from the "## Ranks" section of docs/architecture.md:

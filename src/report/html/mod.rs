@@ -33,7 +33,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::dec;
 use crate::model::Severity;
-use crate::pipeline::Report;
+use crate::expect::Report;
 use text::{above, bill_name, cut_text, plural, result_tag};
 
 /// Bills drawn in full, in input order; the rest are in the overview only.

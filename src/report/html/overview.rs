@@ -11,7 +11,7 @@ use super::charts::{self, Series};
 use super::text::{Text, bill_name, common_dir, cut_text, result_tag, status};
 use super::{MAX_BILL_SECTIONS, MAX_OVERVIEW_BARS, MAX_OVERVIEW_ROWS, MAX_TREND_SERIES, dec};
 use crate::audit::{Bill, percent, share};
-use crate::pipeline::Report;
+use crate::expect::Report;
 
 pub(super) fn section(report: &Report) -> Markup {
     let n = report.bills.len();
