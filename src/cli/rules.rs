@@ -19,57 +19,8 @@ pub fn run(r: RulesArgs) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let mut out = String::new();
-    let mut n = 0;
-    if let Some(cfg) = &cfg {
-        for rule in &cfg.rules.rules {
-            n += 1;
-            let mut scope = Vec::new();
-            if let Some(p) = &rule.profile {
-                scope.push(format!("profile {p}"));
-            }
-            if !rule.paths.is_empty() {
-                let globs: Vec<&str> = rule.paths.iter().map(|g| g.as_str()).collect();
-                scope.push(format!("paths {}", globs.join(", ")));
-            }
-            out.push_str(&format!(
-                "{n:>3}. {:<28} {:<15} {} {}\n     from {}{}\n",
-                rule.id,
-                rule.category.as_str(),
-                rule.column
-                    .as_deref()
-                    .map(|c| format!("column `{c}`"))
-                    .unwrap_or_else(|| "description".into()),
-                rule.matcher.describe(),
-                cfg.path.display(),
-                if scope.is_empty() {
-                    String::new()
-                } else {
-                    format!("; only {}", scope.join("; "))
-                }
-            ));
-        }
-    }
-    for rule in billaudit::classify::rules::BUILTIN {
-        n += 1;
-        let only = if rule.non_positive_only {
-            " (amounts <= 0 only)"
-        } else {
-            ""
-        };
-        out.push_str(&format!(
-            "{n:>3}. builtin:{:<20} {:<15} {}{only}\n     {}\n",
-            rule.id,
-            rule.category.as_str(),
-            rule.why,
-            rule.patterns.join(", ")
-        ));
-    }
-    out.push_str(
-        "Rules are tried on the most specific texts (description, SKU) before coarse ones \
-         (service); a pattern written `=word` matches a whole word. \
-         A profile marker (e.g. FOCUS ChargeCategory=Tax) decides before built-in rules.\n",
-    );
+    let user = cfg.as_ref().map(|c| (&c.rules, c.path.as_path()));
+    let out = billaudit::classify::listing::rules_listing(user);
     let mut o = Out { broken: false };
     o.write(&out);
     EXIT_OK
