@@ -256,3 +256,48 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .filter(|v| *v > 0)
         .ok_or_else(|| format!("`{t}` is out of range (1 byte to 16 EiB)"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_bytes_or_binary_units() {
+        assert_eq!(parse_size("1048576"), Ok(1_048_576));
+        // 64 x 1024 = 65 536; 500 x 1024^2 = 524 288 000; 2 x 1024^3 = 2 147 483 648.
+        assert_eq!(parse_size("64K"), Ok(65_536));
+        assert_eq!(parse_size("500M"), Ok(524_288_000));
+        assert_eq!(parse_size(" 2g "), Ok(2_147_483_648));
+        assert_eq!(parse_size("2GiB"), Ok(2_147_483_648));
+        assert_eq!(parse_size("3kb"), Ok(3_072));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("-5M").is_err());
+        // 2^24 TiB = 2^64 bytes: one past u64.
+        assert!(
+            parse_size("16777216T")
+                .unwrap_err()
+                .contains("out of range")
+        );
+    }
+
+    #[test]
+    fn columns_are_role_equals_header() {
+        assert_eq!(
+            parse_column("amount= Cost "),
+            Ok((Role::Amount, "Cost".to_string()))
+        );
+        assert!(parse_column("Cost").unwrap_err().contains("ROLE=HEADER"));
+        assert!(
+            parse_column("colour=Cost")
+                .unwrap_err()
+                .contains("unknown role")
+        );
+    }
+
+    #[test]
+    fn encodings_are_named_or_refused() {
+        assert!(parse_encoding("gbk").is_ok());
+        assert!(parse_encoding("latin-9").unwrap_err().contains("utf-8"));
+    }
+}
