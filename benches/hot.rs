@@ -26,7 +26,7 @@ fn main() {
 /// A generated FOCUS export: its header cells and its first records.
 fn focus(rows: u64) -> (Vec<String>, Vec<ByteRecord>) {
     let mut out = Vec::new();
-    billaudit::generate::focus(rows, 42, &mut out).unwrap();
+    billgen::focus(rows, 42, &mut out).unwrap();
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(&out[..]);

@@ -6,7 +6,7 @@
 //!
 //! Beside the CSV it writes `<out>.expected.json`: the exact BilledCost per
 //! category, the total, the row count and the number of arithmetic
-//! mismatches, from the generator's own intent (see `src/generate.rs`).
+//! mismatches, from the generator's own intent (see `crates/billgen`).
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -29,6 +29,6 @@ fn main() -> std::io::Result<()> {
         }
     }
     let mut w = BufWriter::with_capacity(1 << 20, File::create(&out)?);
-    let expected = billaudit::generate::focus(rows, seed, &mut w)?;
+    let expected = billgen::focus(rows, seed, &mut w)?;
     std::fs::write(format!("{out}.expected.json"), expected.to_json())
 }

@@ -2,6 +2,8 @@
 //! beside a bill records what its audit must give. A change in behaviour
 //! shows up as a readable diff per field, never a silent change.
 
+pub mod exit;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

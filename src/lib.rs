@@ -21,7 +21,6 @@ pub mod classify;
 pub mod config;
 pub mod error;
 pub mod expect;
-pub mod generate;
 pub mod ingest;
 pub mod model;
 pub mod normalise;

@@ -152,7 +152,10 @@ pub enum DateOrder {
 pub struct LineItem {
     /// 1-based physical line of the source file where the record starts.
     pub line: u64,
-    /// Human description (the first descriptive column that had text).
+    /// What the charge is, for people: each distinct text of `class_text`,
+    /// in tier order, joined with ` / ` (a row with Description `VM`, Type
+    /// `usage` and Service `VM` gives `VM / usage`); a text invoice line's
+    /// item text; `credit: NAME` for one credit of a credit-list column.
     pub description: String,
     /// The payable amount. Exactly as written, scale preserved.
     pub amount: Decimal,

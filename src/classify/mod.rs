@@ -5,6 +5,7 @@
 //! category). Within a tier the first matching rule wins. A profile marker
 //! (FOCUS `ChargeCategory=Tax`, a text invoice's tax line) decides outright.
 
+pub mod listing;
 pub mod rules;
 pub mod user;
 

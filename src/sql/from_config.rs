@@ -3,10 +3,10 @@
 //! apply to the profile, in file order, before markers and built-in rules.
 
 use crate::audit::Policy;
-use crate::classify::user::Matcher;
 use crate::config::Config;
 
-use super::{MatchKind, SqlOptions, UserRule, supported_profiles};
+use super::user_rules::translate;
+use super::{SqlOptions, supported_profiles};
 
 impl SqlOptions {
     /// Applies `cfg` to the query's options. A user profile of the query's
@@ -28,34 +28,9 @@ impl SqlOptions {
         cfg.apply_policy(&mut policy);
         self.thresholds = policy.thresholds;
         for r in &cfg.rules.rules {
-            if r.profile
-                .as_deref()
-                .is_some_and(|p| !p.eq_ignore_ascii_case(self.profile.trim()))
-            {
-                continue;
+            if let Some(rule) = translate(r, &self.profile, &cfg.path)? {
+                self.user_rules.push(rule);
             }
-            let Some(column) = &r.column else {
-                return Err(format!(
-                    "{}: rule `{}` matches the classification texts, not one column; give it `column = \"...\"` to use it in SQL; no query written",
-                    cfg.path.display(),
-                    r.id
-                ));
-            };
-            let kind = match &r.matcher {
-                Matcher::Contains(s) => MatchKind::Substring(s.clone()),
-                Matcher::Any(v) => MatchKind::Keywords(v.clone()),
-                Matcher::Regex(re) => {
-                    MatchKind::Regex(re.as_str().trim_start_matches("(?i)").to_string())
-                }
-            };
-            self.user_rules.push(UserRule {
-                // The query writes `-- user:LABEL`; the id already has `user:`.
-                label: r.id.strip_prefix("user:").unwrap_or(&r.id).to_string(),
-                column: column.clone(),
-                kind,
-                category: r.category,
-                paths: r.paths.iter().map(|g| g.as_str().to_string()).collect(),
-            });
         }
         Ok(())
     }

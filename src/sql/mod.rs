@@ -13,6 +13,7 @@
 
 pub mod dialect;
 mod from_config;
+pub mod user_rules;
 
 use std::fmt;
 

@@ -17,12 +17,12 @@ fn check_file(rows: u64, parallel: Parallelism, gz: bool) {
     let file = std::io::BufWriter::new(std::fs::File::create(&p).unwrap());
     let expected = if gz {
         let mut w = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
-        let e = billaudit::generate::focus(rows, 42, &mut w).unwrap();
+        let e = billgen::focus(rows, 42, &mut w).unwrap();
         w.finish().unwrap();
         e
     } else {
         let mut w = file;
-        billaudit::generate::focus(rows, 42, &mut w).unwrap()
+        billgen::focus(rows, 42, &mut w).unwrap()
     };
     let opts = Options {
         parallel,

@@ -1,10 +1,14 @@
 //! A deterministic generator of realistic FOCUS 1.x cost exports, for
 //! benchmarks and for checking the totals at any size.
 //!
+//! A dev-only crate of the billaudit repository (a dev-dependency, never
+//! part of the shipped library or binary).
 //! `cargo run --release --example gen_focus -- --rows N --seed S --out F`
-//! writes one (see `examples/gen_focus.rs`); tests call [`focus`] directly.
-//! The expected totals come from the generator's own intent for each row
-//! (which category it draws), never from billaudit.
+//! writes one (see `examples/gen_focus.rs`); tests and benches call
+//! [`focus`] directly. The expected totals come from the generator's own
+//! intent for each row (which category it draws), never from billaudit:
+//! its category names are its own list on purpose, so a test does not
+//! check billaudit against itself.
 
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -1,0 +1,303 @@
+//! The arguments `audit` and `check` share, and the run options built from them.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use billaudit::audit::parse_fraction;
+use billaudit::ingest::TextEncoding;
+use billaudit::normalise::profile::{CostBasis, Role};
+use billaudit::report::Format;
+use billaudit::{InputKind, Options, Severity};
+
+use super::output::{configured, progress_hook};
+
+/// The share-check thresholds, for `audit`, `check` and `sql`. Each flag wins
+/// over billaudit.toml, which wins over the default.
+#[derive(Debug, Args)]
+pub struct ThresholdArgs {
+    /// `hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`) [default: 5%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    hidden_threshold: Option<rust_decimal::Decimal>,
+
+    /// `replica-share` threshold: storage_replica / subtotal above this fails [default: 30%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    replica_threshold: Option<rust_decimal::Decimal>,
+
+    /// `replica-redundancy` threshold: (storage + storage_replica) / storage above this [default: 1.2].
+    #[arg(long, value_name = "RATIO", value_parser = parse_fraction)]
+    redundancy_threshold: Option<rust_decimal::Decimal>,
+
+    /// `scheduling-fee-share` threshold: scheduling / compute above this [default: 8%].
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    scheduling_threshold: Option<rust_decimal::Decimal>,
+}
+
+impl ThresholdArgs {
+    pub fn apply(&self, t: &mut billaudit::Thresholds) {
+        if let Some(x) = self.hidden_threshold {
+            t.hidden_share = x;
+        }
+        if let Some(x) = self.replica_threshold {
+            t.replica_share = x;
+        }
+        if let Some(x) = self.redundancy_threshold {
+            t.redundancy = x;
+        }
+        if let Some(x) = self.scheduling_threshold {
+            t.scheduling_share = x;
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Bill files, directories, globs, or `-` for standard input. Reported in path order.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+
+    /// Output format; `html` is one self-contained page with charts (`> report.html`).
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+
+    /// Lowest severity that fails the run (exit code 1) [default: error, or billaudit.toml's fail-on].
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
+
+    /// Read this config instead of the nearest billaudit.toml in the working directory or its parents.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Stop at the first input that cannot be read (default: report it and go on).
+    #[arg(long, conflicts_with = "keep_going")]
+    fail_fast: bool,
+
+    /// Report unreadable inputs and go on with the others (the default).
+    #[arg(long)]
+    keep_going: bool,
+
+    #[command(flatten)]
+    thresholds: ThresholdArgs,
+
+    /// Stop an input after this much content, counted after decompression
+    /// (`500M`, `2G`, or bytes): a guard against decompression bombs. Exit code 2.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    max_input_bytes: Option<u64>,
+
+    /// Force the input encoding instead of detecting it.
+    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    encoding: Option<TextEncoding>,
+
+    /// Map columns by hand: `amount=Cost,description=Item,quantity=Qty,unit_price=Rate`.
+    #[arg(long, value_name = "ROLE=HEADER,...", value_delimiter = ',', value_parser = parse_column)]
+    columns: Vec<(Role, String)>,
+
+    /// Read the input as this kind instead of deciding from its content.
+    #[arg(long, value_enum, default_value_t = InputArg::Auto)]
+    input: InputArg,
+
+    /// Read every input with this profile instead of recognising it (see `billaudit profiles`).
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+
+    /// Which cost is the amount, where the format has several (FOCUS: BilledCost,
+    /// EffectiveCost, ListCost, ContractedCost). Other formats use their one cost column.
+    #[arg(long, value_enum, default_value_t = CostArg::Billed)]
+    cost: CostArg,
+
+    /// Audit split parts (`bill_1.csv`, `bill_2.csv`, same header) as one bill (the default).
+    #[arg(long, overrides_with = "no_merge")]
+    merge: bool,
+
+    /// Audit split parts as separate bills.
+    #[arg(long, overrides_with = "merge")]
+    no_merge: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CostArg {
+    /// BilledCost: what is invoiced (default).
+    Billed,
+    /// EffectiveCost: amortised, after commitment discounts.
+    Effective,
+    /// ListCost: public list prices.
+    List,
+    /// ContractedCost: negotiated prices before commitments.
+    Contracted,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    /// Tables and findings for people (default).
+    Human,
+    /// One JSON document (docs/json-output.md).
+    Json,
+    /// One JSON object per bill, streamed as each finishes.
+    Jsonl,
+    /// One CSV row per bill, safe to open in a spreadsheet.
+    Csv,
+    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
+    Markdown,
+    /// JUnit XML: a testsuite per bill, a testcase per check.
+    Junit,
+    /// SARIF 2.1.0 for code-scanning tools.
+    Sarif,
+    /// GitHub Actions annotations (`::error file=...,line=...::`).
+    Github,
+    /// One self-contained HTML page with charts (`> report.html`).
+    Html,
+}
+
+impl FormatArg {
+    pub fn format(self) -> Format {
+        match self {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+            FormatArg::Html => Format::Html,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FailOn {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum InputArg {
+    Auto,
+    Csv,
+    Text,
+}
+
+pub fn parse_encoding(s: &str) -> Result<TextEncoding, String> {
+    TextEncoding::parse(s).ok_or_else(|| {
+        format!("unknown encoding `{s}` (expected utf-8, utf-16le, utf-16be, gb18030 or gbk)")
+    })
+}
+
+fn parse_column(pair: &str) -> Result<(Role, String), String> {
+    let (role, name) = pair
+        .split_once('=')
+        .ok_or_else(|| format!("`{pair}` should be ROLE=HEADER, e.g. amount=Cost"))?;
+    let role = Role::parse(role).ok_or_else(|| {
+        format!(
+            "unknown role `{role}` (expected one of: {})",
+            Role::ALL.map(|r| r.as_str()).join(", ")
+        )
+    })?;
+    Ok((role, name.trim().to_string()))
+}
+
+pub fn cost_basis(c: CostArg) -> CostBasis {
+    match c {
+        CostArg::Billed => CostBasis::Billed,
+        CostArg::Effective => CostBasis::Effective,
+        CostArg::List => CostBasis::List,
+        CostArg::Contracted => CostBasis::Contracted,
+    }
+}
+
+/// The run's options: defaults, then billaudit.toml, then flags. An unknown
+/// `--profile` or a bad config is a usage error (exit 2).
+pub fn options(c: &CommonArgs) -> Result<Options, u8> {
+    let (_, mut opts) = configured(c.config.as_ref(), c.profile.as_ref())?;
+    opts.cost = cost_basis(c.cost);
+    opts.merge = !c.no_merge;
+    if c.encoding.is_some() {
+        opts.encoding = c.encoding;
+    }
+    opts.columns.clone_from(&c.columns);
+    opts.input = match c.input {
+        InputArg::Auto => InputKind::Auto,
+        InputArg::Csv => InputKind::Csv,
+        InputArg::Text => InputKind::Text,
+    };
+    opts.fail_fast = c.fail_fast;
+    opts.progress = progress_hook(&c.paths);
+    opts.max_input_bytes = c.max_input_bytes;
+    c.thresholds.apply(&mut opts.policy.thresholds);
+    if let Some(f) = c.fail_on {
+        opts.policy.fail_on = match f {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+        };
+    }
+    Ok(opts)
+}
+
+/// `1048576`, `64K`, `500M`, `2G` (binary units, an optional `B`/`iB`).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let upper = t.to_ascii_uppercase();
+    let body = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (digits, shift) = match body.chars().last() {
+        Some('K') => (&body[..body.len() - 1], 10),
+        Some('M') => (&body[..body.len() - 1], 20),
+        Some('G') => (&body[..body.len() - 1], 30),
+        Some('T') => (&body[..body.len() - 1], 40),
+        _ => (body, 0),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{t}` is not a size (e.g. 500M, 2G or a number of bytes)"))?;
+    n.checked_mul(1u64 << shift)
+        .filter(|v| *v > 0)
+        .ok_or_else(|| format!("`{t}` is out of range (1 byte to 16 EiB)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_bytes_or_binary_units() {
+        assert_eq!(parse_size("1048576"), Ok(1_048_576));
+        // 64 x 1024 = 65 536; 500 x 1024^2 = 524 288 000; 2 x 1024^3 = 2 147 483 648.
+        assert_eq!(parse_size("64K"), Ok(65_536));
+        assert_eq!(parse_size("500M"), Ok(524_288_000));
+        assert_eq!(parse_size(" 2g "), Ok(2_147_483_648));
+        assert_eq!(parse_size("2GiB"), Ok(2_147_483_648));
+        assert_eq!(parse_size("3kb"), Ok(3_072));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("-5M").is_err());
+        // 2^24 TiB = 2^64 bytes: one past u64.
+        assert!(
+            parse_size("16777216T")
+                .unwrap_err()
+                .contains("out of range")
+        );
+    }
+
+    #[test]
+    fn columns_are_role_equals_header() {
+        assert_eq!(
+            parse_column("amount= Cost "),
+            Ok((Role::Amount, "Cost".to_string()))
+        );
+        assert!(parse_column("Cost").unwrap_err().contains("ROLE=HEADER"));
+        assert!(
+            parse_column("colour=Cost")
+                .unwrap_err()
+                .contains("unknown role")
+        );
+    }
+
+    #[test]
+    fn encodings_are_named_or_refused() {
+        assert!(parse_encoding("gbk").is_ok());
+        assert!(parse_encoding("latin-9").unwrap_err().contains("utf-8"));
+    }
+}

@@ -1,0 +1,64 @@
+//! `billaudit check`: audit bills and compare each with its expectation.
+
+use clap::Args;
+
+use billaudit::expect::{self, exit};
+use billaudit::report::{self, Context, Format, json};
+
+use super::EXIT_OK;
+use super::args::{CommonArgs, options};
+use super::output::{Out, print_errors};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+
+    /// Write or update the expectation files from the current audit (atomically; bills are never touched).
+    #[arg(long)]
+    bless: bool,
+
+    /// A bill without an expectation file is an error.
+    #[arg(long)]
+    require_expectations: bool,
+}
+
+pub fn run(c: CheckArgs) -> u8 {
+    let opts = match options(&c.common) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let format = c.common.format.format();
+    let mut out = Out { broken: false };
+    let mut outcomes = Vec::new();
+    let mut report =
+        billaudit::pipeline::audit_paths_streaming(&c.common.paths, &opts, &mut |path, r| {
+            let result = match r {
+                Ok(bills) => Ok(bills.clone()),
+                Err(e) => Err(&*e),
+            };
+            let outcome = expect::check_file(path, result, c.bless);
+            if format == Format::Jsonl {
+                out.write(&json::lines_of(r));
+                out.write(&json::expectation_line(&outcome));
+            }
+            outcomes.push(outcome);
+        });
+    report.expectations = outcomes;
+    if format != Format::Jsonl {
+        let ctx = Context {
+            fail_on: opts.policy.fail_on,
+            check: true,
+        };
+        out.write(&report::render(&report, format, &ctx));
+    }
+    let code = exit::check(&report.expectations, &report.errors, c.require_expectations);
+    // Every error is printed when one of them is unexpected.
+    if code == exit::INPUT {
+        print_errors(&report);
+    }
+    if out.broken {
+        return EXIT_OK;
+    }
+    code
+}

@@ -1,0 +1,75 @@
+//! `billaudit reprice`: the bill's GPU compute priced at other platforms.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::output::{Out, configured, error_line, print_errors};
+use super::{EXIT_INPUT, EXIT_OK};
+
+#[derive(Debug, Args)]
+pub struct RepriceArgs {
+    /// Bill files, directories, globs, or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+
+    /// The price book (TOML), e.g. examples/platforms-2025.toml.
+    #[arg(long, value_name = "PLATFORMS.toml")]
+    prices: PathBuf,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RepriceFormat::Human)]
+    format: RepriceFormat,
+
+    /// Read every input with this profile instead of recognising it (a user
+    /// profile of billaudit.toml or a built-in one).
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+
+    /// Read this config instead of the nearest billaudit.toml (its user
+    /// profiles and rules decide how the bill is read and classified).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum RepriceFormat {
+    /// A table for people (default).
+    Human,
+    /// One JSON document (docs/reprice.md).
+    Json,
+}
+
+pub fn run(r: RepriceArgs) -> u8 {
+    let path = r.prices.display().to_string();
+    let book = std::fs::read_to_string(&r.prices)
+        .map_err(|e| format!("{path}: {e}"))
+        .and_then(|text| {
+            billaudit::reprice::PriceBook::parse(&path, &text).map_err(|e| e.to_string())
+        });
+    let book = match book {
+        Ok(b) => b,
+        Err(e) => {
+            error_line(&e);
+            return EXIT_INPUT;
+        }
+    };
+    let opts = match configured(r.config.as_ref(), r.profile.as_ref()) {
+        Ok((_, o)) => o,
+        Err(code) => return code,
+    };
+    let report = billaudit::pipeline::audit_paths(&r.paths, &opts);
+    let repriced = billaudit::reprice::reprice(&report.bills, &book);
+    let text = match r.format {
+        RepriceFormat::Human => billaudit::reprice::human::render(&repriced),
+        RepriceFormat::Json => billaudit::reprice::json::render(&repriced),
+    };
+    let mut out = Out { broken: false };
+    out.write(&text);
+    print_errors(&report);
+    if !report.errors.is_empty() && !out.broken {
+        EXIT_INPUT
+    } else {
+        EXIT_OK
+    }
+}
