@@ -61,15 +61,8 @@ fn key(f: &Finding) -> String {
 
 /// Compares `bills` with `baseline`, adding `hidden-share-increase` findings
 /// and a [`BaselineDiff`] to each bill. `max_increase` is in percentage points.
-/// `baseline` is a [`Baseline`], or anything that converts into one (the
-/// JSON report does).
-pub fn apply(
-    bills: &mut [Bill],
-    baseline: impl Into<Baseline>,
-    max_increase: Decimal,
-    policy: &Policy,
-) {
-    let baseline: Baseline = baseline.into();
+/// The JSON report is parsed into a [`Baseline`] once, at the edge.
+pub fn apply(bills: &mut [Bill], baseline: &Baseline, max_increase: Decimal, policy: &Policy) {
     let index: HashMap<(&str, Option<&str>), &BaselineBill> = baseline
         .bills
         .iter()

@@ -518,7 +518,7 @@ fn baseline_hidden_share_increase_and_finding_diff() {
     // 0.046 - 0.031 = 0.015 = 1.5 points > 1.
     let mut bills = vec![baseline_bill(&p)];
     assert!(bills[0].passed);
-    baseline::apply(&mut bills, baseline_report("0.031000"), Decimal::ONE, &p);
+    baseline::apply(&mut bills, &baseline_report("0.031000"), Decimal::ONE, &p);
     let b = &bills[0];
     assert_eq!(b.findings.len(), 1);
     assert_eq!(
@@ -536,7 +536,7 @@ fn baseline_hidden_share_increase_and_finding_diff() {
     assert_eq!(diff.vanished_findings, ["idle-storage:3"]);
     // 0.046 - 0.036 = 1.0 point: not more than 1.
     let mut bills = vec![baseline_bill(&p)];
-    baseline::apply(&mut bills, baseline_report("0.036"), Decimal::ONE, &p);
+    baseline::apply(&mut bills, &baseline_report("0.036"), Decimal::ONE, &p);
     assert!(bills[0].findings.is_empty());
     assert!(bills[0].passed);
     // A share past the Decimal range in the baseline file: (0.046 + 7e28)
@@ -544,7 +544,7 @@ fn baseline_hidden_share_increase_and_finding_diff() {
     let mut bills = vec![baseline_bill(&p)];
     baseline::apply(
         &mut bills,
-        baseline_report("-70000000000000000000000000000"),
+        &baseline_report("-70000000000000000000000000000"),
         Decimal::ONE,
         &p,
     );
@@ -558,7 +558,7 @@ fn baseline_hidden_share_increase_and_finding_diff() {
     let mut other = baseline_bill(&p);
     other.path = "nov.csv".into();
     let mut bills = vec![other];
-    baseline::apply(&mut bills, baseline_report("0.001"), Decimal::ONE, &p);
+    baseline::apply(&mut bills, &baseline_report("0.001"), Decimal::ONE, &p);
     assert!(bills[0].findings.is_empty());
     assert!(!bills[0].baseline.as_ref().unwrap().found);
 }

@@ -76,13 +76,14 @@ pub fn run(a: AuditArgs) -> u8 {
     exit::audit(&report.errors, &report.bills)
 }
 
-fn load_baseline(path: &std::path::Path) -> Result<json::JsonReport, String> {
+fn load_baseline(path: &std::path::Path) -> Result<billaudit::audit::baseline::Baseline, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let report: json::JsonReport = serde_json::from_str(&text).map_err(|e| {
         format!(
             "{}:{}: not a billaudit JSON report: {e}",
             path.display(),
             e.line()
         )
-    })
+    })?;
+    Ok(billaudit::audit::baseline::Baseline::from(&report))
 }

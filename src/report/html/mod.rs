@@ -32,8 +32,8 @@ mod text;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::dec;
-use crate::model::Severity;
 use crate::expect::Report;
+use crate::model::Severity;
 use text::{above, bill_name, cut_text, plural, result_tag};
 
 /// Bills drawn in full, in input order; the rest are in the overview only.
