@@ -528,6 +528,13 @@ mod tests {
     }
 
     #[test]
+    fn spaces_around_two_dots_make_no_leader() {
+        // `Misc. . $5.00`: two dots and the blanks around them; only dots count.
+        assert!(leader(" . . $5.00").is_err());
+        assert!(leader("  ..  $5.00").is_err());
+    }
+
+    #[test]
     fn money_forms() {
         let v = |s: &str| all_consuming(money).parse(s).map(|(_, m)| m).unwrap();
         assert_eq!(v("$1,234.50").value, d("1234.50"));

@@ -1258,3 +1258,108 @@ fn a_noted_currency_starts_a_word() {
     // `$5.00` inside the word `x$5.00` is no amount.
     assert_eq!(noted_currency("ref x$5.00"), None);
 }
+
+#[test]
+fn a_tax_sub_line_under_a_service_is_restated_without_a_total() {
+    // No stated total, so step 4 cannot restate the VAT: only the sub-line
+    // rule does (70.00 + 13.30 = 83.30, the service line's amount).
+    let text = "Elastic Compute                        $83.30\n\
+                \x20    Charges                   $70.00\n\
+                \x20    VAT **                    $13.30\n";
+    let inv = parse(text);
+    let items: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
+    assert_eq!(items, [d("83.30")]);
+    assert_eq!(inv.summaries().count(), 0);
+}
+
+#[test]
+fn an_indented_total_under_an_item_is_no_sub_line() {
+    // Only taxes and credits restate the line above; a total indented under
+    // the last item is still the invoice's total.
+    let text = "Object Storage                         $23.80\n\
+                \x20    Total                     $23.80\n";
+    let inv = parse(text);
+    let totals: Vec<Decimal> = inv
+        .summaries()
+        .filter(|s| s.kind == SummaryKind::Total)
+        .map(|s| s.amount.value)
+        .collect();
+    assert_eq!(totals, [d("23.80")]);
+}
+
+#[test]
+fn a_gross_subtotal_is_not_the_net_figure() {
+    // Gross items (119.00 = 100.00 + 19 % VAT): the VAT is included, so it
+    // restates; the subtotal 119.00 is not the net 119.00 - 19.00 = 100.00,
+    // so it stays.
+    let text = "Web hosting plan                  119.00 EUR\n\
+                Subtotal                          119.00 EUR\n\
+                VAT 19%                            19.00 EUR\n\
+                Total                             119.00 EUR\n";
+    let inv = parse(text);
+    let kinds: Vec<(SummaryKind, Decimal)> =
+        inv.summaries().map(|s| (s.kind, s.amount.value)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (SummaryKind::Subtotal, d("119.00")),
+            (SummaryKind::Total, d("119.00"))
+        ]
+    );
+}
+
+#[test]
+fn a_carried_sum_without_a_currency_code_keeps_its_last_word() {
+    assert!(matches!(
+        one("Carried forward                        $1,250.00").0,
+        LineKind::Header(HeaderField::Restated)
+    ));
+}
+
+#[test]
+fn a_price_and_an_amount_with_their_currency() {
+    // Two money cells after the description: the price, then the amount.
+    let i = item("Support plan (monthly)      $49.00      $49.00");
+    assert_eq!((i.quantity, i.unit_price), (None, Some(d("49.00"))));
+    assert_eq!(i.amount.value, d("49.00"));
+}
+
+#[test]
+fn a_bare_figure_before_the_amount_is_the_quantity() {
+    // 120 x 0.05 = 6.00, the price not printed.
+    let i = item("Egress traffic (GB)      120      6.00");
+    assert_eq!((i.quantity, i.unit_price), (Some(d("120")), None));
+}
+
+#[test]
+fn a_whole_number_before_the_quantity_is_no_price() {
+    // `12` (a rack number) before `1 month` is not money-like: it cannot be
+    // placed, and the line is reported.
+    assert!(matches!(
+        one("Server rack      12      1 month      49.00").0,
+        LineKind::Unparsed(_)
+    ));
+    // A money-like figure there is the price: 1 x 49.00.
+    let i = item("Server rack      49.00      1 month      49.00");
+    assert_eq!((i.quantity, i.unit_price), (Some(d("1")), Some(d("49.00"))));
+}
+
+#[test]
+fn two_date_cells_the_first_is_the_start() {
+    let i = item("Cloud server CX22   2026-03-01   2026-03-31   4.51");
+    assert_eq!(
+        i.start.map(|s| s.date()),
+        NaiveDate::from_ymd_opt(2026, 3, 1)
+    );
+}
+
+#[test]
+fn a_rate_in_the_description_does_not_override_the_columns() {
+    // The quantity column is read (300); the `@ $1.29/hr` in the description
+    // is not applied over it (300 x 1.29 = 387.00).
+    let i = item("GPU time 300 hrs @ $1.29/hr      300      387.00");
+    assert_eq!(
+        (i.quantity, i.unit.as_deref(), i.unit_price),
+        (Some(d("300")), None, None)
+    );
+}
