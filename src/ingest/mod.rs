@@ -6,7 +6,6 @@ pub mod chunks;
 pub mod csv;
 pub mod decode;
 pub mod pdf;
-pub mod text;
 
 use std::collections::HashSet;
 use std::fs::File;

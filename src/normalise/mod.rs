@@ -8,6 +8,7 @@ pub mod header;
 pub mod number;
 pub mod profile;
 pub mod profiles;
+pub mod text;
 
 use rust_decimal::Decimal;
 

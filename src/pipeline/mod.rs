@@ -16,7 +16,6 @@ use crate::classify::user::{BoundRules, UserRules};
 use crate::classify::{ClassCache, Classifier};
 use crate::error::{Error, InputError, Result};
 use crate::ingest::csv::Window;
-use crate::ingest::text::{self, LineKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
 use crate::model::{Finding, LineItem};
 use crate::normalise::date::{DateOrder, DateScan};
@@ -25,6 +24,7 @@ use crate::normalise::profile::{
     self, ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile,
 };
 use crate::normalise::profiles;
+use crate::normalise::text::{self, LineKind};
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
 use crate::vocab::summary::SummaryKind;
 

@@ -2,7 +2,7 @@
 //! about the other lines (`Subtotal`, `Tax`, `Discount`, `Total`) instead of
 //! charging for something. Defined once, read by the CSV reader
 //! ([`crate::normalise`]) and the text-invoice reader
-//! ([`crate::ingest::text`]).
+//! (`normalise::text`).
 //!
 //! A label matches when, trimmed, lowercased, with its spaces collapsed and a
 //! trailing `:`, `：` or `.` removed, it is one of the labels below, or is a
@@ -169,7 +169,7 @@ pub const TOTAL: &[&str] = &[
 /// or an applied credit stands before them (`Total  209.94`, `Applied
 /// balance  -20.00`, `Amount due  189.94`), when they are the amount due
 /// after it and the invoice total is the total before (see
-/// [`crate::ingest::text`]). Their kind is [`SummaryKind::Total`].
+/// `normalise::text`). Their kind is [`SummaryKind::Total`].
 pub const DUE: &[&str] = &[
     // English
     "total due",
