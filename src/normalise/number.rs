@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 use rust_decimal::Decimal;
 
+use crate::vocab::currency;
+
 /// Which character separates the fraction in this file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DecimalMark {
@@ -117,7 +119,7 @@ pub fn parse_number(raw: &str, mark: DecimalMark) -> Result<Cell, NumberError> {
             '(' if first => parens = true,
             ')' if parens && chars.peek().is_none() => parens = false,
             ' ' | '\u{a0}' | '\u{202f}' | '\'' | '_' => {}
-            '$' | '¥' | '€' | '£' | '元' | '₩' | '₹' => {}
+            c if currency::is_symbol_char(c) => {}
             c if c.is_ascii_alphabetic() => {
                 // Currency codes around a number: `USD 12.00`, `12.00 CNY`, `US$5`.
                 let mut word = String::from(c);
@@ -129,7 +131,14 @@ pub fn parse_number(raw: &str, mark: DecimalMark) -> Result<Cell, NumberError> {
                         break;
                     }
                 }
-                if is_currency_word(&word) {
+                // The letters of a symbol (`US$5`, `HK$ 5`, `Rs. 40`).
+                if let Some(&n) = chars.peek() {
+                    if currency::is_symbol(&format!("{word}{n}")) {
+                        chars.next();
+                        continue;
+                    }
+                }
+                if currency::is_code(&word) || currency::is_symbol(&word) {
                     continue;
                 }
                 if word.eq_ignore_ascii_case("e") {
@@ -211,14 +220,6 @@ fn shorten(s: &str) -> String {
     } else {
         t.to_string()
     }
-}
-
-fn is_currency_word(w: &str) -> bool {
-    const WORDS: [&str; 14] = [
-        "USD", "US", "CNY", "RMB", "EUR", "GBP", "JPY", "CAD", "AUD", "HKD", "SGD", "INR", "CHF",
-        "KRW",
-    ];
-    WORDS.iter().any(|c| c.eq_ignore_ascii_case(w))
 }
 
 /// Full-width ASCII variants (U+FF01..U+FF5E) to ASCII, ideographic space to space.
