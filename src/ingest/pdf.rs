@@ -5,7 +5,7 @@
 //!
 //! The program runs as a subprocess: no shell, the file path passed as one
 //! argument (the bytes on standard input when there is no file: stdin, a
-//! ZIP entry, [`crate::pipeline::audit_bytes`]), a time limit, a bound on
+//! ZIP entry, `pipeline::audit_bytes`), a time limit, a bound on
 //! the text read back, and its standard error in the error message.
 
 use std::io::{self, Read, Write};

@@ -14,6 +14,8 @@ pub struct Currency {
     /// Names written in headers and currency cells, never beside an amount
     /// in a text invoice: `人民币`, `美元`.
     pub names: &'static [&'static str],
+    /// No minor unit: amounts are whole numbers (`13,200` yen).
+    pub whole: bool,
 }
 
 /// The currencies bills are read in. `¥` is the yuan (Chinese bills); the
@@ -24,78 +26,91 @@ pub const CURRENCIES: &[Currency] = &[
         aliases: &["RMB"],
         symbols: &["RMB¥", "¥", "￥", "元"],
         names: &["人民币", "人民币元"],
+        whole: false,
     },
     Currency {
         code: "USD",
         aliases: &[],
         symbols: &["US$", "$"],
         names: &["美元"],
+        whole: false,
     },
     Currency {
         code: "EUR",
         aliases: &[],
         symbols: &["€"],
         names: &["欧元"],
+        whole: false,
     },
     Currency {
         code: "GBP",
         aliases: &[],
         symbols: &["£"],
         names: &["英镑"],
+        whole: false,
     },
     Currency {
         code: "CAD",
         aliases: &[],
         symbols: &["C$"],
         names: &[],
+        whole: false,
     },
     Currency {
         code: "AUD",
         aliases: &[],
         symbols: &["A$"],
         names: &[],
+        whole: false,
     },
     Currency {
         code: "JPY",
         aliases: &[],
         symbols: &["円"],
         names: &["日元"],
+        whole: true,
     },
     Currency {
         code: "HKD",
         aliases: &[],
         symbols: &["HK$"],
         names: &["港币"],
+        whole: false,
     },
     Currency {
         code: "SGD",
         aliases: &[],
         symbols: &[],
         names: &[],
+        whole: false,
     },
     Currency {
         code: "INR",
         aliases: &[],
         symbols: &["₹", "Rs.", "Rs"],
         names: &[],
+        whole: false,
     },
     Currency {
         code: "CHF",
         aliases: &[],
         symbols: &[],
         names: &[],
+        whole: false,
     },
     Currency {
         code: "KRW",
         aliases: &[],
         symbols: &["₩"],
         names: &[],
+        whole: true,
     },
     Currency {
         code: "PLN",
         aliases: &[],
         symbols: &[],
         names: &[],
+        whole: false,
     },
 ];
 
@@ -110,6 +125,11 @@ pub fn code_of(spelling: &str) -> Option<&'static str> {
             .any(|s| s.eq_ignore_ascii_case(spelling));
         found.then_some(c.code)
     })
+}
+
+/// True when a currency has no minor unit (its amounts are whole numbers).
+pub fn is_whole(code: &str) -> bool {
+    CURRENCIES.iter().any(|c| c.whole && c.code == code)
 }
 
 /// Every code and alias: `USD`, `RMB`.
@@ -171,6 +191,7 @@ mod tests {
         assert_eq!(code_of("Rs."), Some("INR"));
         assert_eq!(code_of("dollars"), None);
         assert!(is_code("pln") && !is_code("$"));
+        assert!(is_whole("JPY") && is_whole("KRW") && !is_whole("USD"));
         assert!(is_symbol_char('€') && !is_symbol_char('E'));
         let s = symbols();
         let pos = |x| s.iter().position(|y| *y == x).unwrap();

@@ -1,7 +1,7 @@
 //! Summary labels: the words a bill uses for a line that states a figure
 //! about the other lines (`Subtotal`, `Tax`, `Discount`, `Total`) instead of
 //! charging for something. Defined once, read by the CSV reader
-//! ([`crate::normalise`]) and the text-invoice reader
+//! (`normalise`) and the text-invoice reader
 //! (`normalise::text`).
 //!
 //! A label matches when, trimmed, lowercased, with its spaces collapsed and a
