@@ -90,7 +90,7 @@ pub fn currency_code(raw: &str) -> Option<&'static str> {
 /// An ISO code as exports write it on every row (`USD`), which is its own
 /// value; `RMB` is an alias (of `CNY`).
 pub fn is_iso_code(t: &str) -> bool {
-    t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && t != "RMB"
+    t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && !currency::is_alias(t)
 }
 
 /// A currency cell's value as an ISO code: known names are mapped, other

@@ -139,6 +139,11 @@ pub fn codes() -> impl Iterator<Item = &'static str> {
         .flat_map(|c| std::iter::once(c.code).chain(c.aliases.iter().copied()))
 }
 
+/// True when `w` is another code for a currency (`RMB`), not its ISO code.
+pub fn is_alias(w: &str) -> bool {
+    CURRENCIES.iter().any(|c| c.aliases.contains(&w))
+}
+
 /// True when `w` is a code or alias, in any case.
 pub fn is_code(w: &str) -> bool {
     codes().any(|c| c.eq_ignore_ascii_case(w))
@@ -191,6 +196,7 @@ mod tests {
         assert_eq!(code_of("Rs."), Some("INR"));
         assert_eq!(code_of("dollars"), None);
         assert!(is_code("pln") && !is_code("$"));
+        assert!(is_alias("RMB") && !is_alias("CNY"));
         assert!(is_whole("JPY") && is_whole("KRW") && !is_whole("USD"));
         assert!(is_symbol_char('€') && !is_symbol_char('E'));
         let s = symbols();

@@ -55,6 +55,12 @@ fn currency_marks() {
     assert_eq!(v("EUR 12.00"), d("12.00"));
     assert_eq!(v("12.00 EUR"), d("12.00"));
     assert_eq!(v("eur12"), d("12"));
+    // Every mark of the currency table (vocab::currency), letters of a
+    // symbol included.
+    assert_eq!(v("HK$ 5.00"), d("5.00"));
+    assert_eq!(v("Rs. 40.00"), d("40.00"));
+    assert_eq!(v("13,200円"), d("13200"));
+    assert_eq!(v("316.83 PLN"), d("316.83"));
 }
 
 #[test]

@@ -461,3 +461,21 @@ fn long_pathological_lines_stay_linear() {
     assert_eq!(inv.items().count(), 0);
     assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
 }
+
+#[test]
+fn currency_marks_come_from_the_one_table() {
+    // `C$` is the Canadian dollar, not a `$` after a letter (read as USD
+    // before the table was shared); `₩` and `PLN` are marks too.
+    assert_eq!(
+        item("Support plan      C$ 49.00").amount.currency,
+        Some("CAD")
+    );
+    assert_eq!(
+        item("Cloud server      ₩13,200").amount.currency,
+        Some("KRW")
+    );
+    assert_eq!(
+        item("Dedicated server    316,83 PLN").amount.value,
+        d("316.83")
+    );
+}
