@@ -1,6 +1,8 @@
 //! Stage 2: records -> line items. Finds the header, maps columns to roles,
 //! reads numbers, currencies and dates. Every data row ends as exactly one
 //! [`RowOutcome`]: an item, a stated total, or a counted skip.
+//! [`text`] does the same for text invoices: its grammar turns invoice lines
+//! into line items.
 
 pub mod block;
 pub mod date;
