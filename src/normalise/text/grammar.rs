@@ -4,7 +4,7 @@
 //! (full-width forms to ASCII, see [`fold_char`](crate::normalise::number::fold_char)),
 //! so `：`, `（`, `）` and full-width digits need no rules of their own.
 //! Numbers are recognised here but read by
-//! [`parse_number`](crate::normalise::number::parse_number), the one number
+//! [`parse_number`], the one number
 //! reader of the crate, so a text invoice and a CSV read `1,234.50` alike.
 //!
 //! Parsers return borrowed slices of the line, so a caller can turn any of
