@@ -11,6 +11,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = billaudit::normalise::split_quantity_unit(&s, mark);
         let _ = billaudit::normalise::parse_credit_list(&s, mark);
     }
-    let _ = billaudit::ingest::text::grammar::read_money(&s);
-    let _ = billaudit::ingest::text::grammar::trailing_amount(&s);
+    let _ = billaudit::normalise::text::grammar::read_money(&s);
+    let _ = billaudit::normalise::text::grammar::trailing_amount(&s);
 });

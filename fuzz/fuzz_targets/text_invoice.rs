@@ -17,7 +17,7 @@ fn opts() -> &'static billaudit::Options {
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let invoice = billaudit::ingest::text::parse(&text);
+    let invoice = billaudit::normalise::text::parse(&text);
     let _ = invoice.items().count();
     let _ = billaudit::audit_bytes("fuzz.txt", data, opts());
 });

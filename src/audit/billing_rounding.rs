@@ -6,6 +6,7 @@ use super::{CheckInfo, Sink, money};
 use crate::classify::fold;
 use crate::model::{LineItem, Severity};
 use crate::normalise::number::half_unit;
+use crate::vocab::units::unit_hours;
 
 pub const INFO: CheckInfo = CheckInfo {
     code: "billing-rounding",
@@ -16,15 +17,9 @@ pub const INFO: CheckInfo = CheckInfo {
     example: "`A100 pod, start 2025-10-01 00:00, end 2025-10-01 20:05, 21 hours, 1.89, 39.69`: 20.0833 h elapsed, billed 21 h, 0.9167 h rounded up, an overcharge of 1.73.",
 };
 
-/// A unit that means hours.
+/// A unit that means hours ([`crate::vocab::units`]).
 fn is_hours(unit: &str) -> bool {
-    let u = fold(unit);
-    let u = u.trim();
-    matches!(u, "h" | "hr" | "hrs")
-        || u.contains("hour")
-        || u.contains("小时")
-        || u.contains("卡时")
-        || u.ends_with("-h")
+    unit_hours(&fold(unit)) == Some(Decimal::ONE)
 }
 
 pub fn check(item: &LineItem, sink: &mut Sink<'_>) {

@@ -1,4 +1,4 @@
-//! Raised while reading text invoices (see `ingest::text`); this file holds
+//! Raised while reading text invoices (see `normalise::text`); this file holds
 //! its documentation.
 use super::CheckInfo;
 use crate::model::Severity;

@@ -9,6 +9,7 @@ use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 
 use crate::model::LineItem;
+pub use crate::vocab::units::unit_hours;
 
 /// A row is taken to cover at most this many days (a longer range is cut).
 pub const MAX_SPAN_DAYS: i32 = 366;
@@ -41,47 +42,6 @@ pub fn elapsed_seconds(start: Option<NaiveDateTime>, end: Option<NaiveDateTime>)
     let (s, e) = (start?, end?);
     let secs = (e - s).num_seconds();
     (secs > 0).then_some(secs)
-}
-
-/// How many hours one unit of a quantity is: `hours`, `hrs`, `h`, `小时`,
-/// `GPU-hour`, `卡时` are 1; `days`, `天` are 24; `min` is 1/60; `s` is
-/// 1/3600. Azure's block units (`100 Hours`) multiply. Storage and traffic
-/// units (`GB*小时`, `GB-hours`) are not time and give `None`.
-pub fn unit_hours(unit: &str) -> Option<Decimal> {
-    let u = unit.trim().to_lowercase();
-    if [
-        "gb", "tb", "mb", "gib", "tib", "byte", "request", "次", "万",
-    ]
-    .iter()
-    .any(|w| u.contains(w))
-    {
-        return None;
-    }
-    // `100 Hours`: a block of units.
-    let digits: String = u.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let (block, rest) = if digits.is_empty() {
-        (Decimal::ONE, u.as_str())
-    } else {
-        (digits.parse::<Decimal>().ok()?, u[digits.len()..].trim())
-    };
-    let rest = rest
-        .trim_start_matches("gpu")
-        .trim_start_matches("card")
-        .trim_start_matches("instance")
-        .trim_start_matches(['-', ' ', '_', '*', '·'])
-        .trim_start_matches('卡')
-        .trim_start_matches(['*', '·'])
-        .trim_end_matches("(s)");
-    let per = match rest {
-        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" | "时" | "卡时" | "核时" => {
-            Decimal::ONE
-        }
-        "d" | "day" | "days" | "天" | "日" => Decimal::from(24),
-        "min" | "mins" | "minute" | "minutes" | "分钟" => Decimal::ONE / Decimal::from(60),
-        "s" | "sec" | "secs" | "second" | "seconds" | "秒" => Decimal::ONE / Decimal::from(3600),
-        _ => return None,
-    };
-    block.checked_mul(per)
 }
 
 /// GPU models recognised in descriptions, most specific first. Each entry is

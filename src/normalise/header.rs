@@ -6,6 +6,7 @@
 //! it is compared with any alias.
 
 use super::number::fold_char;
+use crate::vocab::currency;
 
 /// A header cell after normalisation, with the currency its suffix named.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,40 +71,26 @@ fn is_camel_identifier(s: &str) -> bool {
         && s.chars().any(|c| c.is_ascii_lowercase())
 }
 
-/// Maps the ways bills write a currency to its ISO code.
+/// Maps the ways bills write a currency to its ISO code (the table is
+/// [`crate::vocab::currency`]); also a name with its code in brackets,
+/// `人民币(CNY)`.
 pub fn currency_code(raw: &str) -> Option<&'static str> {
     let t = raw.trim();
-    let upper = t.to_ascii_uppercase();
-    Some(match upper.as_str() {
-        "¥" | "￥" | "元" | "CNY" | "RMB" | "人民币" | "人民币元" | "RMB¥" => "CNY",
-        "$" | "US$" | "USD" | "美元" => "USD",
-        "€" | "EUR" | "欧元" => "EUR",
-        "£" | "GBP" | "英镑" => "GBP",
-        "CAD" | "C$" => "CAD",
-        "AUD" | "A$" => "AUD",
-        "JPY" | "日元" => "JPY",
-        "HKD" | "HK$" | "港币" => "HKD",
-        "SGD" => "SGD",
-        "INR" | "₹" => "INR",
-        "CHF" => "CHF",
-        "KRW" | "₩" => "KRW",
-        _ => {
-            // `人民币(CNY)` style: a name with the code in brackets.
-            if let Some(open) = t.rfind(['(', '（']) {
-                let inner = t[open..]
-                    .trim_start_matches(['(', '（'])
-                    .trim_end_matches([')', '）']);
-                return currency_code(inner);
-            }
-            return None;
-        }
-    })
+    if let Some(code) = currency::code_of(t) {
+        return Some(code);
+    }
+    // `人民币(CNY)` style: a name with the code in brackets.
+    let open = t.rfind(['(', '（'])?;
+    let inner = t[open..]
+        .trim_start_matches(['(', '（'])
+        .trim_end_matches([')', '）']);
+    currency_code(inner)
 }
 
 /// An ISO code as exports write it on every row (`USD`), which is its own
 /// value; `RMB` is an alias (of `CNY`).
 pub fn is_iso_code(t: &str) -> bool {
-    t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && t != "RMB"
+    t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && !currency::is_alias(t)
 }
 
 /// A currency cell's value as an ISO code: known names are mapped, other

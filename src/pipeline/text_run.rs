@@ -12,7 +12,7 @@ use super::sniff::{looks_like_csv, unclosed_quote};
 use super::{InputKind, Options, seen};
 use crate::audit::{Bill, unparsed_line};
 use crate::error::{Error, Result};
-use crate::ingest::text::{self, LineKind};
+use crate::normalise::text::{self, LineKind};
 use crate::ingest::{self, Opened};
 use crate::model::{Finding, LineItem};
 use crate::normalise::{HEADER_SEARCH_ROWS, SkipReason};

@@ -5,6 +5,8 @@
 //! This module sits at the bottom of the stage order (rank 0 in
 //! docs/architecture.md): it imports no stage, and every stage may import it.
 
+pub mod currency;
 pub mod focus;
 pub mod headers;
 pub mod summary;
+pub mod units;

@@ -1,7 +1,8 @@
 //! Summary labels: the words a bill uses for a line that states a figure
 //! about the other lines (`Subtotal`, `Tax`, `Discount`, `Total`) instead of
-//! charging for something. Defined once, read by the CSV reader (stage
-//! `normalise`) and the text-invoice reader.
+//! charging for something. Defined once, read by the CSV reader
+//! (`normalise`) and the text-invoice reader
+//! (`normalise::text`).
 //!
 //! A label matches when, trimmed, lowercased, with its spaces collapsed and a
 //! trailing `:`, `：` or `.` removed, it is one of the labels below, or is a
@@ -167,8 +168,8 @@ pub const TOTAL: &[&str] = &[
 /// Total labels that name what is left to pay: the total, unless a payment
 /// or an applied credit stands before them (`Total  209.94`, `Applied
 /// balance  -20.00`, `Amount due  189.94`), when they are the amount due
-/// after it and the invoice total is the total before (see the text-invoice
-/// reader). Their kind is [`SummaryKind::Total`].
+/// after it and the invoice total is the total before (see
+/// `normalise::text`). Their kind is [`SummaryKind::Total`].
 pub const DUE: &[&str] = &[
     // English
     "total due",

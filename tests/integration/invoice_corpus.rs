@@ -89,7 +89,7 @@ fn read_expected(dir: &Path) -> Vec<Expected> {
 fn mismatches(e: &Expected) -> Vec<String> {
     let mut out = Vec::new();
     let text = std::fs::read_to_string(&e.path).unwrap();
-    let invoice = billaudit::ingest::text::parse(&text);
+    let invoice = billaudit::normalise::text::parse(&text);
     let items: Decimal = invoice.items().map(|i| i.amount.value).sum();
     if items != e.items_total {
         let lines: Vec<String> = invoice

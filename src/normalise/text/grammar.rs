@@ -4,7 +4,7 @@
 //! (full-width forms to ASCII, see [`fold_char`](crate::normalise::number::fold_char)),
 //! so `：`, `（`, `）` and full-width digits need no rules of their own.
 //! Numbers are recognised here but read by
-//! [`parse_number`](crate::normalise::number::parse_number), the one number
+//! [`parse_number`], the one number
 //! reader of the crate, so a text invoice and a CSV read `1,234.50` alike.
 //!
 //! Parsers return borrowed slices of the line, so a caller can turn any of
@@ -17,8 +17,10 @@ use nom::combinator::{all_consuming, opt, recognize, verify};
 use nom::multi::{many0, separated_list1};
 use nom::{IResult, Parser};
 use rust_decimal::Decimal;
+use std::sync::LazyLock;
 
-use crate::normalise::header::currency_code;
+use crate::vocab::currency;
+
 use crate::normalise::number::{Cell, DecimalMark, NumberError, parse_number};
 
 /// An amount as written: its value and the currency its marks name.
@@ -132,24 +134,21 @@ pub fn leader(i: &str) -> IResult<&str, &str> {
     .parse(i)
 }
 
-const SYMBOLS: [&str; 11] = [
-    "US$", "RMB¥", "$", "¥", "€", "£", "元", "₹", "円", "Rs.", "Rs",
-];
-const CODES: [&str; 13] = [
-    "USD", "CNY", "RMB", "EUR", "GBP", "JPY", "CAD", "AUD", "HKD", "SGD", "INR", "CHF", "PLN",
-];
+/// The currency symbols, longest first, and codes ([`currency::CURRENCIES`]).
+static SYMBOLS: LazyLock<Vec<&'static str>> = LazyLock::new(currency::symbols);
+static CODES: LazyLock<Vec<&'static str>> = LazyLock::new(|| currency::codes().collect());
 
 /// A currency symbol or code, as a prefix or suffix of an amount.
 fn currency_mark(i: &str) -> IResult<&str, &str> {
     // Most calls see a digit or a space: answer those without trying every tag.
-    if !i.starts_with(|c: char| c.is_ascii_alphabetic() || "$¥€£元₹円".contains(c)) {
+    if !i.starts_with(|c: char| c.is_ascii_alphabetic() || currency::is_symbol_char(c)) {
         return Err(nom::Err::Error(nom::error::Error::new(
             i,
             nom::error::ErrorKind::Tag,
         )));
     }
     let symbol = |i| -> IResult<&str, &str> {
-        for s in SYMBOLS {
+        for s in SYMBOLS.iter().copied() {
             if let Ok(r) = tag::<_, _, nom::error::Error<&str>>(s).parse(i) {
                 return Ok(r);
             }
@@ -160,7 +159,7 @@ fn currency_mark(i: &str) -> IResult<&str, &str> {
         )))
     };
     let code = |i| -> IResult<&str, &str> {
-        for c in CODES {
+        for c in CODES.iter().copied() {
             if let Ok((rest, m)) = tag_no_case::<_, _, nom::error::Error<&str>>(c).parse(i) {
                 // A code is a whole word: `USD` but not the start of `USDT`.
                 if !rest.starts_with(|ch: char| ch.is_ascii_alphabetic()) {
@@ -219,27 +218,6 @@ pub fn read_money(text: &str) -> Option<Money> {
         Some(t) if !t.starts_with('-') => (t, true),
         _ => (text, false),
     };
-    // A code the number reader does not know (`316,83 PLN`).
-    let owned;
-    let number = match CODES
-        .iter()
-        .find(|c| currency_code(c).is_none() && contains_code(number, c))
-    {
-        Some(c) => {
-            owned = number.replace(c, "");
-            owned.trim()
-        }
-        None if number.contains('円') => {
-            owned = number.replace('円', "");
-            owned.trim()
-        }
-        // `Rs 40.00`, `Rs. 40.00`: the rupee written out.
-        None if number.contains("Rs") => {
-            owned = number.replacen("Rs.", "", 1).replacen("Rs", "", 1);
-            owned.trim()
-        }
-        None => number,
-    };
     let mut value = match parse_number(number, DecimalMark::Dot) {
         Ok(Cell::Value(v)) => v,
         Err(NumberError::Ambiguous(_)) => match parse_number(number, DecimalMark::Comma) {
@@ -254,21 +232,15 @@ pub fn read_money(text: &str) -> Option<Money> {
     let text = original;
     let mut currency = None;
     let mut explicit = false;
-    for s in SYMBOLS {
+    for s in SYMBOLS.iter() {
         if text.contains(s) {
-            currency = if s == "円" {
-                Some("JPY")
-            } else if s.starts_with("Rs") {
-                Some("INR")
-            } else {
-                currency_code(s.trim_start_matches("RMB"))
-            };
+            currency = currency::code_of(s);
             break;
         }
     }
-    for c in CODES {
+    for c in CODES.iter() {
         if contains_code(text, c) {
-            currency = currency_code(c).or(Some(c));
+            currency = currency::code_of(c);
             explicit = true;
             break;
         }
@@ -525,6 +497,13 @@ mod tests {
         assert_eq!(leader("…20").unwrap().0, "20");
         assert!(leader("..20").is_err());
         assert!(leader("abc").is_err());
+    }
+
+    #[test]
+    fn spaces_around_two_dots_make_no_leader() {
+        // `Misc. . $5.00`: two dots and the blanks around them; only dots count.
+        assert!(leader(" . . $5.00").is_err());
+        assert!(leader("  ..  $5.00").is_err());
     }
 
     #[test]

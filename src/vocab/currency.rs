@@ -1,0 +1,206 @@
+//! Currencies: every way bills write one, defined once. The CSV reader
+//! (header suffixes, currency cells), the number reader (marks around a
+//! number) and the text-invoice reader (marks beside an amount) all read
+//! this table.
+
+/// One currency and its spellings.
+pub struct Currency {
+    /// The ISO 4217 code, as reports write it.
+    pub code: &'static str,
+    /// Other codes for it: `RMB` for `CNY`.
+    pub aliases: &'static [&'static str],
+    /// Marks written beside an amount: `$`, `US$`, `元`, `Rs.`.
+    pub symbols: &'static [&'static str],
+    /// Names written in headers and currency cells, never beside an amount
+    /// in a text invoice: `人民币`, `美元`.
+    pub names: &'static [&'static str],
+    /// No minor unit: amounts are whole numbers (`13,200` yen).
+    pub whole: bool,
+}
+
+/// The currencies bills are read in. `¥` is the yuan (Chinese bills); the
+/// yen is written `円` or `JPY`.
+pub const CURRENCIES: &[Currency] = &[
+    Currency {
+        code: "CNY",
+        aliases: &["RMB"],
+        symbols: &["RMB¥", "¥", "￥", "元"],
+        names: &["人民币", "人民币元"],
+        whole: false,
+    },
+    Currency {
+        code: "USD",
+        aliases: &[],
+        symbols: &["US$", "$"],
+        names: &["美元"],
+        whole: false,
+    },
+    Currency {
+        code: "EUR",
+        aliases: &[],
+        symbols: &["€"],
+        names: &["欧元"],
+        whole: false,
+    },
+    Currency {
+        code: "GBP",
+        aliases: &[],
+        symbols: &["£"],
+        names: &["英镑"],
+        whole: false,
+    },
+    Currency {
+        code: "CAD",
+        aliases: &[],
+        symbols: &["C$"],
+        names: &[],
+        whole: false,
+    },
+    Currency {
+        code: "AUD",
+        aliases: &[],
+        symbols: &["A$"],
+        names: &[],
+        whole: false,
+    },
+    Currency {
+        code: "JPY",
+        aliases: &[],
+        symbols: &["円"],
+        names: &["日元"],
+        whole: true,
+    },
+    Currency {
+        code: "HKD",
+        aliases: &[],
+        symbols: &["HK$"],
+        names: &["港币"],
+        whole: false,
+    },
+    Currency {
+        code: "SGD",
+        aliases: &[],
+        symbols: &[],
+        names: &[],
+        whole: false,
+    },
+    Currency {
+        code: "INR",
+        aliases: &[],
+        symbols: &["₹", "Rs.", "Rs"],
+        names: &[],
+        whole: false,
+    },
+    Currency {
+        code: "CHF",
+        aliases: &[],
+        symbols: &[],
+        names: &[],
+        whole: false,
+    },
+    Currency {
+        code: "KRW",
+        aliases: &[],
+        symbols: &["₩"],
+        names: &[],
+        whole: true,
+    },
+    Currency {
+        code: "PLN",
+        aliases: &[],
+        symbols: &[],
+        names: &[],
+        whole: false,
+    },
+];
+
+/// The ISO code of a spelling (code, alias, symbol or name; ASCII letters in
+/// any case), or `None`.
+pub fn code_of(spelling: &str) -> Option<&'static str> {
+    CURRENCIES.iter().find_map(|c| {
+        let found = std::iter::once(&c.code)
+            .chain(c.aliases)
+            .chain(c.symbols)
+            .chain(c.names)
+            .any(|s| s.eq_ignore_ascii_case(spelling));
+        found.then_some(c.code)
+    })
+}
+
+/// True when a currency has no minor unit (its amounts are whole numbers).
+pub fn is_whole(code: &str) -> bool {
+    CURRENCIES.iter().any(|c| c.whole && c.code == code)
+}
+
+/// Every code and alias: `USD`, `RMB`.
+pub fn codes() -> impl Iterator<Item = &'static str> {
+    CURRENCIES
+        .iter()
+        .flat_map(|c| std::iter::once(c.code).chain(c.aliases.iter().copied()))
+}
+
+/// True when `w` is another code for a currency (`RMB`), not its ISO code.
+pub fn is_alias(w: &str) -> bool {
+    CURRENCIES.iter().any(|c| c.aliases.contains(&w))
+}
+
+/// True when `w` is a code or alias, in any case.
+pub fn is_code(w: &str) -> bool {
+    codes().any(|c| c.eq_ignore_ascii_case(w))
+}
+
+/// Every symbol, the longest first, so that `US$` is found before `$`.
+pub fn symbols() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = CURRENCIES
+        .iter()
+        .flat_map(|c| c.symbols.iter().copied())
+        .collect();
+    all.sort_by_key(|s| std::cmp::Reverse(s.chars().count()));
+    all
+}
+
+/// True when `s` is a symbol (exactly, case included).
+pub fn is_symbol(s: &str) -> bool {
+    CURRENCIES.iter().any(|c| c.symbols.contains(&s))
+}
+
+/// True when `c` is a one-character symbol: `$`, `元`.
+pub fn is_symbol_char(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    is_symbol(c.encode_utf8(&mut buf))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_names_one_currency() {
+        let mut seen = std::collections::HashSet::new();
+        for c in CURRENCIES {
+            for s in std::iter::once(&c.code)
+                .chain(c.aliases)
+                .chain(c.symbols)
+                .chain(c.names)
+            {
+                assert!(seen.insert(s.to_ascii_uppercase()), "{s} twice");
+            }
+        }
+    }
+
+    #[test]
+    fn spellings_give_their_code() {
+        assert_eq!(code_of("usd"), Some("USD"));
+        assert_eq!(code_of("RMB"), Some("CNY"));
+        assert_eq!(code_of("円"), Some("JPY"));
+        assert_eq!(code_of("Rs."), Some("INR"));
+        assert_eq!(code_of("dollars"), None);
+        assert!(is_code("pln") && !is_code("$"));
+        assert!(is_alias("RMB") && !is_alias("CNY"));
+        assert!(is_whole("JPY") && is_whole("KRW") && !is_whole("USD"));
+        assert!(is_symbol_char('€') && !is_symbol_char('E'));
+        let s = symbols();
+        let pos = |x| s.iter().position(|y| *y == x).unwrap();
+        assert!(pos("US$") < pos("$") && pos("RMB¥") < pos("¥") && pos("Rs.") < pos("Rs"));
+    }
+}
