@@ -481,7 +481,7 @@ fn baseline_report(policy: &Policy, previous: &str) -> crate::report::json::Json
     let mut jb = crate::report::json::JsonBill::from(&baseline_bill(policy));
     jb.hidden_share = Some(previous.into());
     jb.findings = vec![Finding {
-        code: "idle-storage".into(),
+        code: Check::IdleStorage,
         severity: crate::model::Severity::Warning,
         message: "m".into(),
         path: "oct.csv".into(),
@@ -517,7 +517,7 @@ fn baseline_hidden_share_increase_and_finding_diff() {
         b.findings[0].message,
         "the hidden share grew from 3.10% to 4.60% (+1.50 points), more than the 1-point limit"
     );
-    assert_eq!(b.findings[0].code, "hidden-share-increase");
+    assert_eq!(b.findings[0].code, Check::HiddenShareIncrease);
     assert!(!b.passed);
     let diff = b.baseline.as_ref().unwrap();
     assert!(diff.found);

@@ -12,7 +12,7 @@ pub mod profiles;
 use rust_decimal::Decimal;
 
 use crate::model::Category;
-use crate::model::{Finding, LineItem, Severity};
+use crate::model::{Check, Finding, LineItem, Severity};
 use crate::vocab::summary::{self, SummaryKind};
 use number::{Cell, DecimalMark, parse_number};
 use profile::{ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile, Role, map_header};
@@ -242,7 +242,7 @@ impl RowNormaliser<'_> {
     fn finding(&self, line: u64, col: usize, message: String) -> Box<Finding> {
         let name = self.map.raw.get(col).map(|s| s.trim()).unwrap_or("?");
         Box::new(Finding {
-            code: "unparsable-value".into(),
+            code: Check::UnparsableValue,
             severity: Severity::Error,
             message: format!("column `{name}`: {message}; the row is kept out of the totals"),
             path: self.path.to_string(),
@@ -323,7 +323,7 @@ impl RowNormaliser<'_> {
                 return Ok(RowOutcome::Skip(
                     SkipReason::MissingAmount,
                     Some(Finding {
-                        code: "missing-amount".into(),
+                        code: Check::MissingAmount,
                         severity: Severity::Warning,
                         message: format!(
                             "column `{name}` is empty or a placeholder; the row is kept out of the totals"
@@ -715,7 +715,7 @@ mod tests {
         let (reason, f) = skip(run(&m, 9, &["VM", "", "", "", "", "", "abc"]));
         assert_eq!(reason, SkipReason::Unparsable);
         let f = f.unwrap();
-        assert_eq!(f.code, "unparsable-value");
+        assert_eq!(f.code, Check::UnparsableValue);
         assert_eq!(f.severity, Severity::Error);
         assert_eq!(f.path, "bill.csv");
         assert_eq!(f.line, Some(9));
@@ -730,7 +730,7 @@ mod tests {
         let (reason, f) = skip(run(&m, 3, &["VM", "", "", "", "", "", "-"]));
         assert_eq!(reason, SkipReason::MissingAmount);
         let f = f.unwrap();
-        assert_eq!(f.code, "missing-amount");
+        assert_eq!(f.code, Check::MissingAmount);
         assert_eq!(
             f.message,
             "column `Amount` is empty or a placeholder; the row is kept out of the totals"

@@ -11,14 +11,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ::csv::ByteRecord;
 use rayon::prelude::*;
 
-use crate::audit::{Bill, BillBuilder, Policy, mixed_currency, unparsed_line};
+use crate::audit::{Bill, BillBuilder, Policy};
 use crate::classify::user::{BoundRules, UserRules};
 use crate::classify::{ClassCache, Classifier};
 use crate::error::{Error, InputError, Result};
 use crate::ingest::csv::Window;
 use crate::ingest::text::{self, LineKind};
 use crate::ingest::{self, Opened, Source, TextEncoding, archive};
-use crate::model::{Finding, LineItem};
+use crate::model::{Check, Finding, LineItem};
 use crate::normalise::date::{DateOrder, DateScan};
 use crate::normalise::number::DecimalMark;
 use crate::normalise::profile::{
@@ -1160,7 +1160,7 @@ fn audit_invoice(
         {
             // As in a CSV cell: a line with invalid UTF-8 is reported, not guessed.
             let finding = Finding {
-                code: "unparsable-value".into(),
+                code: Check::UnparsableValue,
                 severity: crate::model::Severity::Error,
                 message: format!(
                     "invalid UTF-8 at byte {byte} of the line; the file was read as UTF-8 (use --encoding to choose another); the line is kept out of the totals"
@@ -1205,8 +1205,8 @@ fn audit_invoice(
             },
             LineKind::Unparsed(u) => {
                 let finding = Finding {
-                    code: unparsed_line::INFO.code.to_string(),
-                    severity: unparsed_line::INFO.default_severity,
+                    code: Check::UnparsedLine,
+                    severity: Check::UnparsedLine.default_severity(),
                     message: format!("column {}: {}: `{}`", u.column, u.reason, shorten(&u.text)),
                     path: path.to_string(),
                     line: Some(u.line),
@@ -1464,7 +1464,7 @@ impl<'p> Bills<'p> {
                 names.join(", ")
             );
             for b in &mut self.list {
-                b.emit(&mixed_currency::INFO, None, msg.clone());
+                b.emit(Check::MixedCurrency, None, msg.clone());
             }
         }
         let notes = self.notes;

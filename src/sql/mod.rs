@@ -11,6 +11,7 @@
 //! What cannot be said the same way in a dialect is refused with a
 //! [`SqlError`], never written as a different query.
 
+mod checks;
 pub mod dialect;
 mod from_config;
 
@@ -448,37 +449,6 @@ fn cat_lit(d: Dialect, c: Category) -> String {
     d.lit(c.as_str())
 }
 
-/// A threshold as a decimal literal, and its precision.
-fn threshold_lit(d: Dialect, t: rust_decimal::Decimal) -> (String, u32) {
-    let t = t.normalize();
-    let scale = t.scale();
-    let digits = t.mantissa().unsigned_abs().to_string().len() as u32;
-    let precision = digits.max(scale + 1);
-    (
-        format!(
-            "CAST({} AS {})",
-            d.lit(&t.to_string()),
-            d.decimal(precision, scale)
-        ),
-        precision,
-    )
-}
-
-/// `part > threshold * whole`, exact: both sides are cast so that the
-/// product fits 38 digits without losing a place (Spark would otherwise
-/// round it).
-fn over(d: Dialect, parts: &[&str], whole: &str, t: rust_decimal::Decimal) -> String {
-    let (lit, precision) = threshold_lit(d, t);
-    // One digit less again for the sum of two parts.
-    let narrow = d.decimal(36_u32.saturating_sub(precision).max(SCALE + 1), SCALE);
-    let left = parts
-        .iter()
-        .map(|p| format!("CAST({p} AS {narrow})"))
-        .collect::<Vec<_>>()
-        .join(" + ");
-    format!("{left} > {lit} * CAST({whole} AS {narrow})")
-}
-
 /// The header row of a CSV export (plain or gzip): its first record.
 pub fn read_header(path: &std::path::Path) -> crate::error::Result<Vec<String>> {
     let source = crate::ingest::Source::file(path);
@@ -847,45 +817,7 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         ",\n    CASE WHEN subtotal > 0 THEN {} END AS replica_share",
         d.share("storage_replica", "subtotal")
     ));
-    // The share checks, as `billaudit audit` judges them: the condition
-    // around the comparison, the parts, the whole, the threshold, the code.
-    let checks = [
-        (
-            ("subtotal > 0 AND ", ""),
-            &["hidden"][..],
-            "subtotal",
-            t.hidden_share,
-            "hidden-fee-share",
-        ),
-        (
-            ("subtotal > 0 AND ", ""),
-            &["storage_replica"],
-            "subtotal",
-            t.replica_share,
-            "replica-share",
-        ),
-        (
-            ("storage_replica > 0 AND (storage <= 0 OR ", ")"),
-            &["storage", "storage_replica"],
-            "storage",
-            t.redundancy,
-            "replica-redundancy",
-        ),
-        (
-            ("scheduling > 0 AND (compute <= 0 OR ", ")"),
-            &["scheduling"],
-            "compute",
-            t.scheduling_share,
-            "scheduling-fee-share",
-        ),
-    ];
-    for ((before, after), parts, whole, threshold, code) in checks {
-        s.push_str(&format!(
-            ",\n    ({before}{}{after}) AS {}",
-            over(d, parts, whole, threshold),
-            d.ident(code)
-        ));
-    }
+    s.push_str(&checks::check_columns(d, t));
     s.push_str(&format!(
         "\nFROM totals\nORDER BY {}\n",
         keys.iter()
@@ -898,6 +830,7 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
 
 #[cfg(test)]
 mod tests {
+    use super::checks::threshold_lit;
     use super::*;
 
     fn rule(kind: MatchKind, paths: &[&str]) -> UserRule {

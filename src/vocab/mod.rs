@@ -5,6 +5,8 @@
 //! This module sits at the bottom of the stage order, beside [`crate::model`]:
 //! it imports no stage, and every stage may import it.
 
+pub mod category;
+pub mod checks;
 pub mod focus;
 pub mod headers;
 pub mod summary;
