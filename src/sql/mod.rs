@@ -4,7 +4,7 @@
 //! One source of truth: the query is written from the same tables the
 //! native audit runs on: the profile's columns, tiers and markers
 //! ([`crate::normalise::profiles::SPECS`]), the built-in rules
-//! ([`crate::classify::rules::BUILTIN`]) and the [`Thresholds`]. User rules
+//! ([`crate::classify::rules::BUILTIN`]) and the [`Thresholds`](crate::audit::Thresholds). User rules
 //! (`billaudit.toml`) come in as [`UserRule`]s, tried first, as in the
 //! audit: before the profile's markers and the built-in rules.
 //!
