@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::*;
-use crate::model::{Category, Finding, LineItem};
+use crate::model::{Category, Finding, LineItem, Totals};
 
 #[test]
 fn codes_are_unique_and_kebab_case() {
@@ -501,4 +501,75 @@ fn builder_emit_and_parts_name_the_file() {
         .map(|f| (f.path.as_str(), f.line))
         .collect();
     assert_eq!(got, [("m_1.csv", Some(1)), ("m_2.csv", Some(2))]);
+}
+
+fn totals_of(items: &[(Category, &str)]) -> Totals {
+    let mut t = Totals::default();
+    for (c, a) in items {
+        t.checked_add(*c, a.parse().unwrap()).unwrap();
+    }
+    t
+}
+
+#[test]
+fn above_threshold_judges_the_figures_of_the_table() {
+    use Category::*;
+    let d = |s: &str| s.parse::<Decimal>().unwrap();
+    // hidden = bandwidth 6 + scheduling 4 = 10 of a subtotal of 90 + 10 =
+    // 100: 10% is above 5%, not above 10% (strict), not judged without a
+    // positive subtotal.
+    let t = totals_of(&[(Compute, "90"), (Bandwidth, "6"), (Scheduling, "4")]);
+    assert_eq!(
+        above_threshold(Check::HiddenFeeShare, &t, d("0.05")),
+        Some(true)
+    );
+    assert_eq!(
+        above_threshold(Check::HiddenFeeShare, &t, d("0.10")),
+        Some(false)
+    );
+    let none = totals_of(&[(Credit, "-5")]);
+    assert_eq!(
+        above_threshold(Check::HiddenFeeShare, &none, d("0.05")),
+        None
+    );
+    // scheduling 4 of compute 90 is 4.44%: within 8%. With no compute the
+    // scheduling fee is above any threshold; with no scheduling, not judged.
+    assert_eq!(
+        above_threshold(Check::SchedulingFeeShare, &t, d("0.08")),
+        Some(false)
+    );
+    let no_compute = totals_of(&[(Scheduling, "4")]);
+    assert_eq!(
+        above_threshold(Check::SchedulingFeeShare, &no_compute, d("0.08")),
+        Some(true)
+    );
+    let no_sched = totals_of(&[(Compute, "90")]);
+    assert_eq!(
+        above_threshold(Check::SchedulingFeeShare, &no_sched, d("0.08")),
+        None
+    );
+    // (storage 40 + replica 10) / storage 40 = 1.25: above 1.2, within 1.25.
+    let s = totals_of(&[(Storage, "40"), (StorageReplica, "10")]);
+    assert_eq!(
+        above_threshold(Check::ReplicaRedundancy, &s, d("1.2")),
+        Some(true)
+    );
+    assert_eq!(
+        above_threshold(Check::ReplicaRedundancy, &s, d("1.25")),
+        Some(false)
+    );
+    // storage + replica overflows a Decimal: 1 + MAX/MAX = 2 > 1.2.
+    let mut huge = Totals::default();
+    huge.0[Storage.index()] = Decimal::MAX;
+    huge.0[StorageReplica.index()] = Decimal::MAX;
+    assert_eq!(
+        above_threshold(Check::ReplicaRedundancy, &huge, d("1.2")),
+        Some(true)
+    );
+    assert_eq!(
+        above_threshold(Check::ReplicaRedundancy, &huge, d("3")),
+        Some(false)
+    );
+    // A check that compares no figures has no verdict.
+    assert_eq!(above_threshold(Check::IdleStorage, &t, d("0.05")), None);
 }
