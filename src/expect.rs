@@ -82,7 +82,7 @@ impl ExpectedBill {
                 .iter()
                 .map(|f| match f.line {
                     Some(l) => format!("{}:{l}", f.code),
-                    None => f.code.clone(),
+                    None => f.code.to_string(),
                 })
                 .collect(),
             totals: Category::ALL

@@ -2,11 +2,13 @@
 //! looked at and agreed to. It is still reported, marked accepted with the
 //! reason, but never fails the run.
 
+use crate::model::Check;
+
 /// One accepted finding: a check code on the bills a path glob matches,
 /// optionally only at one line.
 #[derive(Debug, Clone)]
 pub struct Accepted {
-    pub code: String,
+    pub code: Check,
     /// Matched against the bill's path as reports show it; a glob without
     /// `/` also matches the file name alone.
     pub path: glob::Pattern,
@@ -15,7 +17,7 @@ pub struct Accepted {
 }
 
 impl Accepted {
-    pub fn covers(&self, code: &str, path: &str, line: Option<u64>) -> bool {
+    pub fn covers(&self, code: Check, path: &str, line: Option<u64>) -> bool {
         if self.code != code {
             return false;
         }
@@ -43,9 +45,9 @@ impl Accepted {
 mod tests {
     use super::*;
 
-    fn acc(code: &str, glob: &str, line: Option<u64>) -> Accepted {
+    fn acc(code: Check, glob: &str, line: Option<u64>) -> Accepted {
         Accepted {
-            code: code.into(),
+            code,
             path: glob::Pattern::new(glob).unwrap(),
             line,
             reason: "known".into(),
@@ -54,14 +56,14 @@ mod tests {
 
     #[test]
     fn code_path_and_line() {
-        let a = acc("hidden-fee-share", "bills/*.csv", None);
-        assert!(a.covers("hidden-fee-share", "bills/oct.csv", None));
-        assert!(a.covers("hidden-fee-share", "./bills/oct.csv", Some(3)));
-        assert!(!a.covers("replica-share", "bills/oct.csv", None));
-        assert!(!a.covers("hidden-fee-share", "other/oct.csv", None));
-        let a = acc("line-arithmetic", "oct.csv", Some(4));
-        assert!(a.covers("line-arithmetic", "deep/dir/oct.csv", Some(4)));
-        assert!(!a.covers("line-arithmetic", "deep/dir/oct.csv", Some(5)));
-        assert!(!a.covers("line-arithmetic", "deep/dir/oct.csv", None));
+        let a = acc(Check::HiddenFeeShare, "bills/*.csv", None);
+        assert!(a.covers(Check::HiddenFeeShare, "bills/oct.csv", None));
+        assert!(a.covers(Check::HiddenFeeShare, "./bills/oct.csv", Some(3)));
+        assert!(!a.covers(Check::ReplicaShare, "bills/oct.csv", None));
+        assert!(!a.covers(Check::HiddenFeeShare, "other/oct.csv", None));
+        let a = acc(Check::LineArithmetic, "oct.csv", Some(4));
+        assert!(a.covers(Check::LineArithmetic, "deep/dir/oct.csv", Some(4)));
+        assert!(!a.covers(Check::LineArithmetic, "deep/dir/oct.csv", Some(5)));
+        assert!(!a.covers(Check::LineArithmetic, "deep/dir/oct.csv", None));
     }
 }

@@ -7,17 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use rust_decimal::Decimal;
 
-use super::{Bill, CheckInfo, Policy, percent};
-use crate::model::{Finding, Severity};
-
-pub const INFO: CheckInfo = CheckInfo {
-    code: "hidden-share-increase",
-    default_severity: Severity::Error,
-    summary: "the hidden share grew by more than 1 percentage point since the baseline report",
-    what: "With `--baseline report.json`, finds each bill (same path and currency) in the earlier JSON report and compares the hidden shares. Fires when the share grew by more than `--max-increase` percentage points (default 1). The report also lists the findings that are new since the baseline and those that vanished.",
-    why: "A hidden share that creeps up month after month is how a bill gets expensive without anyone deciding it. Comparing with last month's report catches the trend early, even while the share is still under 5%.",
-    example: "the baseline had a hidden share of 3.10%, this month's bill 4.60%: +1.50 points, above the 1-point limit.",
-};
+use super::{Bill, Policy, percent};
+use crate::model::{Check, Finding};
 
 /// An earlier report, as far as the comparison needs it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -36,12 +27,6 @@ pub struct BaselineBill {
     pub findings: Vec<Finding>,
 }
 
-impl From<&Baseline> for Baseline {
-    fn from(b: &Baseline) -> Self {
-        b.clone()
-    }
-}
-
 /// What changed against the baseline, for one bill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BaselineDiff {
@@ -55,7 +40,7 @@ pub struct BaselineDiff {
 fn key(f: &Finding) -> String {
     match f.line {
         Some(l) => format!("{}:{l}", f.code),
-        None => f.code.clone(),
+        None => f.code.to_string(),
     }
 }
 
@@ -89,9 +74,9 @@ pub fn apply(bills: &mut [Bill], baseline: &Baseline, max_increase: Decimal, pol
                 .and_then(|d| d.checked_mul(Decimal::ONE_HUNDRED))
                 .unwrap_or(if n > p { Decimal::MAX } else { Decimal::MIN });
             if grew > max_increase {
-                if let Some(severity) = policy.severity(INFO.code) {
+                if let Some(severity) = policy.severity(Check::HiddenShareIncrease) {
                     bill.findings.push(Finding {
-                        code: INFO.code.into(),
+                        code: Check::HiddenShareIncrease,
                         severity,
                         message: format!(
                             "the hidden share grew from {} to {} (+{} points), more than the {}-point limit",
@@ -102,7 +87,7 @@ pub fn apply(bills: &mut [Bill], baseline: &Baseline, max_increase: Decimal, pol
                         ),
                         path: bill.path.clone(),
                         line: None,
-                        accepted: policy.accepted_reason(INFO.code, &bill.path, None),
+                        accepted: policy.accepted_reason(Check::HiddenShareIncrease, &bill.path, None),
                     });
                 }
             }

@@ -2,20 +2,12 @@
 
 use rust_decimal::Decimal;
 
-use super::{CheckInfo, Sink, money};
+use super::{Sink, money};
 use crate::classify::fold;
-use crate::model::{LineItem, Severity};
+use crate::model::LineItem;
 use crate::normalise::number::half_unit;
 use crate::vocab::units::unit_hours;
-
-pub const INFO: CheckInfo = CheckInfo {
-    code: "billing-rounding",
-    default_severity: Severity::Warning,
-    summary: "hours billed exceed the elapsed start-end time by more than the bill's own rounding",
-    what: "For every line with a start and an end time and a quantity in hours (unit `h`, `hour(s)`, `hr(s)`, `GPU-hour`, `小时`, `卡时`), computes the elapsed hours. The granularity the bill implies is the half-unit of the quantity as written: `21` tolerates 0.5 h, `20.08` tolerates 0.005 h, `20.0833` tolerates 0.00005 h, so per-second billing passes. Fires when the quantity exceeds the elapsed time by more than that and equals the elapsed time rounded up to a whole hour or a whole day (so a line for 8 GPUs, 8 x the elapsed hours, is not mistaken for rounding). The overcharge is the amount x excess / quantity, at the amount's precision.",
-    why: "Billing by the started hour or day quietly turns 20 h 05 min into 21 h. Over many short jobs the rounding can add 5-50% to a GPU bill; per-second billing is common and a fair comparison.",
-    example: "`A100 pod, start 2025-10-01 00:00, end 2025-10-01 20:05, 21 hours, 1.89, 39.69`: 20.0833 h elapsed, billed 21 h, 0.9167 h rounded up, an overcharge of 1.73.",
-};
+use crate::vocab::checks::Check;
 
 /// A unit that means hours ([`crate::vocab::units`]).
 fn is_hours(unit: &str) -> bool {
@@ -78,7 +70,7 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
         excess.round_dp(4).normalize(),
         item.description
     );
-    sink.emit(&INFO, Some(item.line), message);
+    sink.emit(Check::BillingRounding, Some(item.line), message);
 }
 
 #[cfg(test)]

@@ -495,7 +495,7 @@ fn baseline_bill(policy: &Policy) -> Bill {
 /// `idle-storage` finding on line 3.
 fn baseline_report(previous: &str) -> baseline::Baseline {
     let findings = vec![Finding {
-        code: "idle-storage".into(),
+        code: Check::IdleStorage,
         severity: crate::model::Severity::Warning,
         message: "m".into(),
         path: "oct.csv".into(),
@@ -525,7 +525,7 @@ fn baseline_hidden_share_increase_and_finding_diff() {
         b.findings[0].message,
         "the hidden share grew from 3.10% to 4.60% (+1.50 points), more than the 1-point limit"
     );
-    assert_eq!(b.findings[0].code, "hidden-share-increase");
+    assert_eq!(b.findings[0].code, Check::HiddenShareIncrease);
     assert!(!b.passed);
     let diff = b.baseline.as_ref().unwrap();
     assert!(diff.found);

@@ -2,18 +2,10 @@ use std::hash::Hash;
 
 use rust_decimal::Decimal;
 
+use super::Sink;
 use super::usage::stable_hash;
-use super::{CheckInfo, Sink};
-use crate::model::{LineItem, Severity};
-
-pub const INFO: CheckInfo = CheckInfo {
-    code: "duplicate-line",
-    default_severity: Severity::Warning,
-    summary: "a row repeats an earlier row in every field that identifies a charge",
-    what: "Compares every row with the earlier rows of the bill on the fields that identify a charge: resource id, item (the description, which joins the classification texts), period (start and end), quantity, unit, unit price, currency and amount, and also every other cell of the row except the columns that only number the rows (AWS `identity/LineItemId`, OCI `lineItem/referenceNo`, `交易ID`, `订单号`, `流水号`): a column billaudit does not read, such as AWS `lineItem/Operation`, can make two rows different charges, while a fresh row number does not. The first row is kept; each later row identical in all of them is reported with the line of the first. Rows with a zero amount cost nothing twice and are skipped. Two rows that differ in any of those fields (the same amount for two different resources, days or quantities) are not duplicates. Memory stays bounded: a row is remembered as a 64-bit hash and its line, and at most 131,072 distinct rows are remembered at a time; past that the memory starts afresh, so a repeat more than that many distinct rows after its original can be missed in very large files.",
-    why: "A charge billed twice is the plainest overcharge there is, and in an export of thousands of rows nobody sees it by eye. Re-exports, merged files and provider-side retries all produce it.",
-    example: "Line 7 `2025-10-03, RTX 4090 GPU pod, pod-7f3a, 20, hours, 0.69, 13.80` repeats line 6 exactly: the 13.80 is charged twice.",
-};
+use crate::model::LineItem;
+use crate::vocab::checks::Check;
 
 /// At most this many distinct rows are remembered at once (about 4 MB).
 pub const MAX_REMEMBERED: usize = 1 << 17;
@@ -99,7 +91,7 @@ impl Seen {
                 format!(" of {}", sink.part_path(part))
             };
             sink.emit(
-                &INFO,
+                Check::DuplicateLine,
                 Some(item.line),
                 format!(
                     "repeats line {first}{of} in resource, item, period, quantity and amount: {} {} is charged again",

@@ -6,18 +6,10 @@ use rust_decimal::Decimal;
 
 use chrono::{Datelike, NaiveDate};
 
+use super::Sink;
 use super::usage::{day_text, hash_text, item_days, round_money};
-use super::{CheckInfo, Sink};
-use crate::model::{Category, LineItem, Severity};
-
-pub const INFO: CheckInfo = CheckInfo {
-    code: "idle-storage",
-    default_severity: Severity::Warning,
-    summary: "storage or replica charges fall on days with no compute charge",
-    what: "Needs dated rows and at least one compute charge in the bill. For every `storage` and `storage_replica` row with a positive amount, takes the days it covers (its date, or every day from start to end) and compares them with the days that have a compute charge. When the bill has a resource id column and the storage row's resource also has compute rows (a pod's container disk, an instance's system disk), it is compared with that resource's own compute days; otherwise (a separate volume or snapshot, or a bill without resource ids) with the days on which anything in the bill computed. Rows are grouped by resource and item (description), and one finding per group gives the idle days and the amount on them; a row spanning several days is shared out evenly over its days, so that amount is an estimate (`about`). A group whose rows carry one date each, at most one per month, is billed monthly and dated when posted (a `GB-month` line on the 15th): its row is compared by month, and is idle only when nothing computed in that month. Memory is bounded: at most 10,000 storage groups, 50,000 storage rows and 100,000 (resource, compute day) pairs are kept per bill; rows beyond that are not compared, and the finding says so.",
-    why: "Storage that keeps billing after the GPU stops is the most common surprise on GPU-rental bills: RunPod container and network volumes, Vast.ai disks, AutoDL data disks and Lambda filesystems all charge while the instance is off. A day of storage with no compute is money spent on nothing running.",
-    example: "`pod-7f3a` computes on 2025-10-01 only, but its container disk is billed on 2025-10-02 and 2025-10-03: storage for `pod-7f3a` billed on 2 days with no compute of its own, 5.00 USD.",
-};
+use crate::model::{Category, LineItem};
+use crate::vocab::checks::Check;
 
 pub const MAX_RESOURCES: usize = 10_000;
 pub const MAX_STORAGE_ROWS: usize = 50_000;
@@ -224,7 +216,7 @@ impl IdleStorage {
             };
             sink.emit_in(
                 g.first_part,
-                &INFO,
+                Check::IdleStorage,
                 Some(g.first_line),
                 format!(
                     "{what} billed {when} with {against} ({}): {}{} of storage charges{capped}",

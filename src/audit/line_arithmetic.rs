@@ -1,18 +1,10 @@
-use super::{CheckInfo, Sink};
+use super::Sink;
 use rust_decimal::Decimal;
 
-use crate::model::{LineItem, Severity};
+use crate::model::LineItem;
 use crate::normalise::block::{block_in_text, declared_block};
 use crate::normalise::number::half_unit;
-
-pub const INFO: CheckInfo = CheckInfo {
-    code: "line-arithmetic",
-    default_severity: Severity::Error,
-    summary: "quantity x unit price differs from the amount",
-    what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is a finding too (for refunds, a credit larger than the listed one). Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact). A product off by exactly a power of ten is a block price only when the line declares that block, and only a ratio equal to the declared block is excused (in either direction: single units x a price per block, or blocks x a price per unit). Declared blocks are recognised in the unit or price-unit column when it starts with a count of 10, 100, 1000, ... (`1K`, `10K`, `1M`, `1K requests`, `1000 Hours`, `100 GB/Month`, `10,000 units`, `1 Million`); in the unit, price unit or description after `per` or `每`, or straight after `/` (`per 1M requests`, `per 1,000`, `/10k`, `per million`, `per thousand`; not `Data disk / 100 GB`); and as a Chinese multiplier before a count word `次`, `个`, `条`, `请求` or `token` (`万次`, `千次`, `百万次`, `元/万次`, `每千次`). `1 Hour`, `1 GB` and `1/Day` declare no block; a tenfold or hundredfold difference on a plain unit (`hour`) is an error.",
-    why: "A line whose arithmetic does not add up is either a billing error or a fee folded into the price. Either way somebody should look at it.",
-    example: "`GPU hours, 20, 1.80, 37.00`: 20 x 1.80 = 36.00, but the line charges 37.00 (off by 1.00).",
-};
+use crate::vocab::checks::Check;
 
 pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
     // A payable amount above the list amount is a surcharge, not a discount.
@@ -30,7 +22,7 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
             .map_or(Decimal::MAX, |d| d.abs());
         if above && over > half_unit(item.amount) {
             sink.emit(
-                &INFO,
+                Check::LineArithmetic,
                 Some(item.line),
                 format!(
                     "the amount {} is above the list amount {list} (by {}): {}",
@@ -80,7 +72,7 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
         return;
     }
     sink.emit(
-        &INFO,
+        Check::LineArithmetic,
         Some(item.line),
         format!(
             "{q} x {p} = {} but the {label} is {against} (off by {}): {}",

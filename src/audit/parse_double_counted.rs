@@ -4,8 +4,8 @@
 
 use rust_decimal::Decimal;
 
-use super::{CheckInfo, Sink, agrees, money};
-use crate::model::Severity;
+use super::{Sink, agrees, money};
+use crate::vocab::checks::Check;
 
 /// One subtotal or total a text invoice states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,15 +16,6 @@ pub struct Stated {
     /// added together (section subtotals legitimately add up to the items).
     pub total: bool,
 }
-
-pub const INFO: CheckInfo = CheckInfo {
-    code: "parse-double-counted",
-    default_severity: Severity::Error,
-    summary: "a text invoice's items add up to a multiple of a stated total, or to several stated totals together: lines were read twice",
-    what: "Compares the items of a text invoice (the sum of the item lines, and that sum with tax and credits) with every subtotal and total the invoice states, on every line, not only the last one. When no stated figure agrees with the items, but the items add up to a whole multiple of one of them (2x to 10x), or to the sum of two or more stated totals (not subtotals: per-section subtotals add up to the items by design), fires on the line of that stated figure. Agreement is within half a unit of the stated figure's last decimal, times the multiple. Silent when any stated figure agrees with the items (an invoice with per-section subtotals and a grand total that matches is fine), and on CSV exports.",
-    why: "An invoice whose layout the reader does not know can restate a charge: a service line followed by an indented usage line with the same amount, a summary page and a detail page listing the same services. Each restatement is then counted as another charge, and every figure of the audit (the shares, the hidden fees) is wrong. `total-mismatch` says the totals differ; this check says why: the parse, not the vendor, is wrong, and the audit of this invoice must not be trusted until it is read correctly.",
-    example: "the items add up to 3,091.00 and the invoice states `Total 1,545.50`: exactly 2 times the stated total, so each charge was probably read twice.",
-};
 
 /// At most this multiple of a stated figure is recognised.
 pub const MAX_MULTIPLE: u32 = 10;
@@ -76,7 +67,7 @@ pub fn check(
                 let tolerance = super::tolerance(*s) * Decimal::from(k);
                 if (sum - times).abs() <= tolerance {
                     sink.emit(
-                        &INFO,
+                        Check::ParseDoubleCounted,
                         Some(*line),
                         format!(
                             "{what} add up to {}, exactly {k} times the stated figure {} on this line: each charge was probably read {k} times (a line restated by a sub-line, or a summary and a detail listing the same charges); the figures of this bill are not to be trusted",
@@ -123,7 +114,7 @@ pub fn check(
                     .map(|(l, d)| format!("{d} (line {l})"))
                     .collect();
                 sink.emit(
-                    &INFO,
+                    Check::ParseDoubleCounted,
                     Some(parts[0].0),
                     format!(
                         "{what} add up to {}, the sum of the stated totals {}: charges were probably read once per total that states them; the figures of this bill are not to be trusted",

@@ -2,18 +2,10 @@
 
 use rust_decimal::Decimal;
 
-use super::{CheckInfo, Sink, money};
+use super::{Sink, money};
 use crate::classify::fold;
-use crate::model::{LineItem, Severity};
-
-pub const INFO: CheckInfo = CheckInfo {
-    code: "rate-above-reference",
-    default_severity: Severity::Warning,
-    summary: "a line's unit price is above its price-book entry",
-    what: "For every line that matches a `[[price]]` entry of billaudit.toml (a case-insensitive substring of the description or classification texts, optionally a unit and a currency), takes the unit price (the unit price column, or amount / quantity) and compares it with the entry's `max`. Fires when it is above. The first matching entry is used. A line without a currency is compared as if it were in the entry's currency; a line in another currency is skipped. Off when the config has no price book.",
-    why: "A GPU-hour billed above the market price is a hidden cost even when every line adds up. Market prices move; keep the book's `source` and date current (`examples/price-book.toml`).",
-    example: "price book: `RTX 4090` at most 2.00 CNY per hour. `RTX 4090 GPU, 10 hours, 2.50, 25.00`: 2.50 CNY is 0.50 above 2.00 CNY, an overcharge of 5.00 CNY on 10 hours.",
-};
+use crate::model::LineItem;
+use crate::vocab::checks::Check;
 
 /// One `[[price]]` entry.
 #[derive(Debug, Clone)]
@@ -113,5 +105,5 @@ pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
         money(over, currency),
         item.description
     );
-    sink.emit(&INFO, Some(item.line), message);
+    sink.emit(Check::RateAboveReference, Some(item.line), message);
 }

@@ -13,11 +13,9 @@ mod raw;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rust_decimal::Decimal;
-
 use crate::audit::accepted::Accepted;
 use crate::audit::rate_above_reference::{PriceBook, PriceEntry};
-use crate::audit::{CHECKS, Policy};
+use crate::audit::{Check, Policy, Thresholds};
 use crate::classify::fold;
 use crate::classify::user::{Matcher, UserRule, UserRules};
 use crate::ingest::TextEncoding;
@@ -34,23 +32,15 @@ pub const FILE_NAME: &str = "billaudit.toml";
 /// The commented default file `billaudit init` writes.
 pub const DEFAULT_TOML: &str = include_str!("default.toml");
 
-/// A threshold per check code; `None` keeps the default.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ThresholdConfig {
-    pub hidden_fee_share: Option<Decimal>,
-    pub replica_share: Option<Decimal>,
-    pub replica_redundancy: Option<Decimal>,
-    pub scheduling_fee_share: Option<Decimal>,
-}
-
 /// A loaded, validated config.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     /// Where it was read from.
     pub path: PathBuf,
-    pub thresholds: ThresholdConfig,
-    /// Per check code: `None` turns the check off.
-    pub severities: HashMap<String, Option<Severity>>,
+    /// The thresholds billaudit.toml sets (the others at their defaults).
+    pub thresholds: Thresholds,
+    /// Per check: `None` turns the check off.
+    pub severities: HashMap<Check, Option<Severity>>,
     pub fail_on: Option<Severity>,
     pub rules: UserRules,
     /// User profiles, tried before the built-in ones.
@@ -92,18 +82,12 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
         path: PathBuf::from(name),
         ..Config::default()
     };
-    let t = &raw.thresholds;
-    c.thresholds = ThresholdConfig {
-        hidden_fee_share: t.hidden_fee_share.as_ref().map(|s| s.0),
-        replica_share: t.replica_share.as_ref().map(|s| s.0),
-        replica_redundancy: t.replica_redundancy.as_ref().map(|s| s.0),
-        scheduling_fee_share: t.scheduling_fee_share.as_ref().map(|s| s.0),
-    };
-    let codes: Vec<&str> = CHECKS.iter().map(|c| c.code).collect();
+    c.thresholds = raw.thresholds.clone();
+    let codes = Check::codes();
     // A check code must name a check; a near miss gets a "did you mean".
     let known = |code: &toml::Spanned<String>| {
-        if codes.contains(&code.get_ref().as_str()) {
-            return Ok(());
+        if let Some(c) = Check::from_code(code.get_ref()) {
+            return Ok(c);
         }
         Err(err(
             code.span(),
@@ -115,9 +99,8 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
         ))
     };
     for (code, level) in &raw.severity {
-        known(code)?;
         c.severities
-            .insert(code.get_ref().clone(), level.get_ref().severity());
+            .insert(known(code)?, level.get_ref().severity());
     }
     c.fail_on = raw.fail_on.map(|f| f.severity().unwrap_or(Severity::Error));
 
@@ -202,8 +185,7 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
     }
 
     for a in &raw.accept {
-        let code = &a.code;
-        known(code)?;
+        let code = known(&a.code)?;
         if a.reason.get_ref().trim().is_empty() {
             return Err(err(
                 a.reason.span(),
@@ -211,7 +193,7 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             ));
         }
         c.accepted.push(Accepted {
-            code: code.get_ref().clone(),
+            code,
             path: glob(&a.path).map_err(|m| err(a.path.span(), m))?,
             line: a.line,
             reason: a.reason.get_ref().trim().to_string(),
@@ -229,22 +211,9 @@ impl Config {
     /// accepted findings to a policy (run options are built from a config by
     /// `pipeline::Options::configured`).
     pub fn apply_policy(&self, policy: &mut Policy) {
-        let t = &self.thresholds;
-        let pt = &mut policy.thresholds;
-        if let Some(x) = t.hidden_fee_share {
-            pt.hidden_share = x;
-        }
-        if let Some(x) = t.replica_share {
-            pt.replica_share = x;
-        }
-        if let Some(x) = t.replica_redundancy {
-            pt.redundancy = x;
-        }
-        if let Some(x) = t.scheduling_fee_share {
-            pt.scheduling_share = x;
-        }
+        policy.thresholds.apply(&self.thresholds);
         for (k, v) in &self.severities {
-            policy.severities.insert(k.clone(), *v);
+            policy.severities.insert(*k, *v);
         }
         if let Some(f) = self.fail_on {
             policy.fail_on = f;

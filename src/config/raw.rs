@@ -13,7 +13,7 @@ use serde::de::{self, Deserializer, Visitor};
 use toml::Spanned;
 
 use super::{names, role};
-use crate::audit::parse_fraction;
+use crate::audit::Thresholds;
 use crate::model::{Category, Severity};
 use crate::normalise::number::DecimalMark;
 use crate::normalise::profile::{Profile, Role};
@@ -21,8 +21,9 @@ use crate::normalise::profile::{Profile, Role};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawConfig {
+    /// Keyed by check code; the type the command line uses too.
     #[serde(default)]
-    pub thresholds: RawThresholds,
+    pub thresholds: Thresholds,
     #[serde(default)]
     pub severity: BTreeMap<Spanned<String>, Spanned<Level>>,
     #[serde(default)]
@@ -35,15 +36,6 @@ pub struct RawConfig {
     pub prices: Vec<Spanned<RawPrice>>,
     #[serde(default)]
     pub accept: Vec<RawAccept>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawThresholds {
-    pub hidden_fee_share: Option<Share>,
-    pub replica_share: Option<Share>,
-    pub replica_redundancy: Option<Share>,
-    pub scheduling_fee_share: Option<Share>,
 }
 
 /// `error`, `warning` or `off`.
@@ -191,36 +183,23 @@ impl<'de> Deserialize<'de> for Cat {
     }
 }
 
-/// A share or ratio: `"5%"`, `"0.05"` or `0.05`, read exactly.
-#[derive(Debug, Clone, Copy)]
-pub struct Share(pub Decimal);
-
 /// Money: `"2.00"` or `2.0`, read exactly (a TOML float through its shortest
 /// decimal spelling).
 #[derive(Debug, Clone, Copy)]
 pub struct Money(pub Decimal);
 
-struct DecimalVisitor {
-    percent: bool,
-}
+struct DecimalVisitor;
 
 impl Visitor<'_> for DecimalVisitor {
     type Value = Decimal;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.percent {
-            f.write_str("a share such as \"5%\" or \"0.05\"")
-        } else {
-            f.write_str("an exact decimal such as \"2.00\"")
-        }
+        f.write_str("an exact decimal such as \"2.00\"")
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Decimal, E> {
-        let d = if self.percent {
-            parse_fraction(v).map_err(E::custom)?
-        } else {
-            v.trim()
-                .parse::<Decimal>()
-                .map_err(|_| E::custom(format!("`{v}` is not a decimal number")))?
-        };
+        let d = v
+            .trim()
+            .parse::<Decimal>()
+            .map_err(|_| E::custom(format!("`{v}` is not a decimal number")))?;
         if d.is_sign_negative() {
             return Err(E::custom(format!("`{v}` is negative")));
         }
@@ -240,17 +219,9 @@ impl Visitor<'_> for DecimalVisitor {
     }
 }
 
-impl<'de> Deserialize<'de> for Share {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(DecimalVisitor { percent: true })
-            .map(Share)
-    }
-}
-
 impl<'de> Deserialize<'de> for Money {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(DecimalVisitor { percent: false })
-            .map(Money)
+        d.deserialize_any(DecimalVisitor).map(Money)
     }
 }
 

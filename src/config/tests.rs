@@ -1,6 +1,7 @@
 use super::*;
-use crate::audit::Thresholds;
+use crate::audit::{CHECKS, Thresholds};
 use crate::model::Category;
+use rust_decimal::Decimal;
 
 fn ok(text: &str) -> Config {
     match parse("billaudit.toml", text) {
@@ -24,7 +25,7 @@ fn default_file_is_the_defaults() {
     assert_eq!(p.thresholds, Thresholds::default());
     for check in CHECKS {
         assert_eq!(
-            p.severity(check.code),
+            p.severity(check.check),
             Some(check.default_severity),
             "{}",
             check.code
@@ -57,14 +58,14 @@ replica-redundancy = "error"
     assert_eq!(p.thresholds.replica_share, Decimal::new(25, 2));
     assert_eq!(p.thresholds.redundancy, Decimal::new(15, 1));
     assert_eq!(p.thresholds.scheduling_share, Decimal::from(10));
-    assert_eq!(p.severity("unclassified-items"), None);
-    assert_eq!(p.severity("replica-redundancy"), Some(Severity::Error));
+    assert_eq!(p.severity(Check::UnclassifiedItems), None);
+    assert_eq!(p.severity(Check::ReplicaRedundancy), Some(Severity::Error));
     assert_eq!(p.fail_on, Severity::Warning);
 }
 
 #[test]
 fn rules_profiles_prices_accepts() {
-    let c = ok(r#"
+    let text = r#"
 [[rule]]
 label = "disk"
 category = "storage-replica"
@@ -103,11 +104,12 @@ match = "A100"
 max = 1.89
 
 [[accept]]
-code = "hidden-fee-share"
+code = "CODE"
 path = "bills/*.csv"
 line = 3
 reason = "known"
-"#);
+"#;
+    let c = ok(&text.replace("CODE", Check::HiddenFeeShare.code()));
     let r = &c.rules.rules;
     assert_eq!(r.len(), 3);
     assert_eq!(&*r[0].id, "user:disk");
@@ -140,7 +142,7 @@ reason = "known"
     assert_eq!(b[0].max, Decimal::new(200, 2));
     assert_eq!(b[1].max, Decimal::new(189, 2));
     assert_eq!(c.accepted[0].line, Some(3));
-    assert!(c.accepted[0].covers("hidden-fee-share", "bills/oct.csv", Some(3)));
+    assert!(c.accepted[0].covers(Check::HiddenFeeShare, "bills/oct.csv", Some(3)));
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub mod text;
 use rust_decimal::Decimal;
 
 use crate::model::Category;
-use crate::model::{Finding, LineItem, Severity};
+use crate::model::{Check, Finding, LineItem, Severity};
 use crate::vocab::summary::{self, SummaryKind};
 use number::{Cell, DecimalMark, parse_number};
 use profile::{ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile, Role, map_header};
@@ -245,7 +245,7 @@ impl RowNormaliser<'_> {
     fn finding(&self, line: u64, col: usize, message: String) -> Box<Finding> {
         let name = self.map.raw.get(col).map(|s| s.trim()).unwrap_or("?");
         Box::new(Finding {
-            code: "unparsable-value".into(),
+            code: Check::UnparsableValue,
             severity: Severity::Error,
             message: format!("column `{name}`: {message}; the row is kept out of the totals"),
             path: self.path.to_string(),
@@ -326,7 +326,7 @@ impl RowNormaliser<'_> {
                 return Ok(RowOutcome::Skip(
                     SkipReason::MissingAmount,
                     Some(Finding {
-                        code: "missing-amount".into(),
+                        code: Check::MissingAmount,
                         severity: Severity::Warning,
                         message: format!(
                             "column `{name}` is empty or a placeholder; the row is kept out of the totals"

@@ -129,7 +129,7 @@ fn unreadable_cells_are_findings_naming_the_column() {
     let (reason, f) = skip(run(&m, 9, &["VM", "", "", "", "", "", "abc"]));
     assert_eq!(reason, SkipReason::Unparsable);
     let f = f.unwrap();
-    assert_eq!(f.code, "unparsable-value");
+    assert_eq!(f.code, Check::UnparsableValue);
     assert_eq!(f.severity, Severity::Error);
     assert_eq!(f.path, "bill.csv");
     assert_eq!(f.line, Some(9));
@@ -144,7 +144,7 @@ fn unreadable_cells_are_findings_naming_the_column() {
     let (reason, f) = skip(run(&m, 3, &["VM", "", "", "", "", "", "-"]));
     assert_eq!(reason, SkipReason::MissingAmount);
     let f = f.unwrap();
-    assert_eq!(f.code, "missing-amount");
+    assert_eq!(f.code, Check::MissingAmount);
     assert_eq!(
         f.message,
         "column `Amount` is empty or a placeholder; the row is kept out of the totals"

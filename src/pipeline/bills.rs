@@ -1,9 +1,9 @@
 //! Bill assembly: one bill per currency in a file, in order of first
 //! appearance, built from the items and skips of a CSV or text run.
 
-use crate::audit::{Bill, BillBuilder, Policy, mixed_currency};
+use crate::audit::{Bill, BillBuilder, Policy};
 use crate::error::{Error, InputError, Result};
-use crate::model::{Finding, LineItem};
+use crate::model::{Check, Finding, LineItem};
 use crate::normalise::SkipReason;
 use crate::normalise::date::DateOrder;
 
@@ -150,7 +150,7 @@ impl<'p> Bills<'p> {
                 names.join(", ")
             );
             for b in &mut self.list {
-                b.emit(&mixed_currency::INFO, None, msg.clone());
+                b.emit(Check::MixedCurrency, None, msg.clone());
             }
         }
         let notes = self.notes;

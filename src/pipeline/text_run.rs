@@ -10,11 +10,11 @@ use super::bills::Bills;
 use super::diagnostics::{io_error, no_header, unclosed_quote_error};
 use super::sniff::{looks_like_csv, unclosed_quote};
 use super::{InputKind, Options, seen};
-use crate::audit::{Bill, unparsed_line};
+use crate::audit::Bill;
 use crate::error::{Error, Result};
 use crate::normalise::text::{self, LineKind};
 use crate::ingest::{self, Opened};
-use crate::model::{Finding, LineItem};
+use crate::model::{Check, Finding, LineItem};
 use crate::normalise::{HEADER_SEARCH_ROWS, SkipReason};
 use crate::vocab::summary::SummaryKind;
 
@@ -129,7 +129,7 @@ pub(super) fn audit_invoice(
         {
             // As in a CSV cell: a line with invalid UTF-8 is reported, not guessed.
             let finding = Finding {
-                code: "unparsable-value".into(),
+                code: Check::UnparsableValue,
                 severity: crate::model::Severity::Error,
                 message: format!(
                     "invalid UTF-8 at byte {byte} of the line; the file was read as UTF-8 (use --encoding to choose another); the line is kept out of the totals"
@@ -174,8 +174,8 @@ pub(super) fn audit_invoice(
             },
             LineKind::Unparsed(u) => {
                 let finding = Finding {
-                    code: unparsed_line::INFO.code.to_string(),
-                    severity: unparsed_line::INFO.default_severity,
+                    code: Check::UnparsedLine,
+                    severity: Check::UnparsedLine.default_severity(),
                     message: format!("column {}: {}: `{}`", u.column, u.reason, shorten(&u.text)),
                     path: path.to_string(),
                     line: Some(u.line),

@@ -34,7 +34,7 @@ pub fn render(report: &Report) -> String {
             out.push_str(&format!(
                 "::{level} file={}{line},title={}::{}\n",
                 prop(&f.path),
-                prop(&f.code),
+                prop(f.code.code()),
                 data(&format!("{}{note}", f.message))
             ));
         }

@@ -7,10 +7,10 @@ use rust_decimal::Decimal;
 use unicode_width::UnicodeWidthStr;
 
 use super::{Context, dec, summarise, term_text};
-use crate::audit::{Bill, percent};
+use crate::audit::{Bill, above_threshold, percent};
 use crate::expect::Report;
 use crate::expect::Status;
-use crate::model::{Category, Severity};
+use crate::model::{Category, Check, Severity};
 
 pub fn render(report: &Report, ctx: &Context) -> String {
     let mut out = String::new();
@@ -255,7 +255,9 @@ fn render_bill(out: &mut String, b: &Bill) {
     let _ = writeln!(out);
     match b.hidden_share {
         Some(s) => {
-            let fails = b.findings.iter().any(|f| f.code == "hidden-fee-share");
+            // From the figures, not the findings: the check may be off.
+            let fails =
+                above_threshold(Check::HiddenFeeShare, &b.totals, b.hidden_threshold) == Some(true);
             let _ = writeln!(
                 out,
                 "  hidden fees {} = {} of subtotal, threshold {}  [{}]",
@@ -310,4 +312,58 @@ fn render_bill(out: &mut String, b: &Bill) {
         if b.passed { "PASSED" } else { "FAILED" }
     );
     let _ = writeln!(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::{BillBuilder, Policy};
+    use crate::model::LineItem;
+
+    /// A bill of compute 90.00 and bandwidth 10.00 under the policy of a
+    /// billaudit.toml, as the human report shows it.
+    fn report_of(toml: &str) -> String {
+        let config = crate::config::parse("billaudit.toml", toml).unwrap();
+        let mut policy = Policy::default();
+        config.apply_policy(&mut policy);
+        let mut b = BillBuilder::new("bill.csv", "csv", Some("USD".into()), &policy);
+        for (line, category, amount) in [
+            (2, Category::Compute, "90.00"),
+            (3, Category::Bandwidth, "10.00"),
+        ] {
+            let mut item = LineItem::new(line, "x", amount.parse().unwrap());
+            item.category = category;
+            b.add_item(&item);
+        }
+        let mut out = String::new();
+        render_bill(&mut out, &b.finish());
+        out
+    }
+
+    #[test]
+    fn hidden_share_verdict_comes_from_the_figures_not_the_findings() {
+        // Hidden 10.00 of a subtotal of 90.00 + 10.00 = 100.00 is 10.00%,
+        // above the default 5.00%.
+        let above =
+            "  hidden fees 10.00 = 10.00% of subtotal, threshold 5.00%  [ABOVE THRESHOLD]\n";
+        let on = report_of("");
+        assert!(on.contains(above), "{on}");
+        assert!(on.contains(Check::HiddenFeeShare.code()), "{on}");
+        // The check turned off: no finding, but the share is still above.
+        let off = report_of(&format!(
+            "[severity]\n{} = \"off\"\n",
+            Check::HiddenFeeShare.code()
+        ));
+        assert!(!off.contains(Check::HiddenFeeShare.code()), "{off}");
+        assert!(off.contains(above), "{off}");
+        // A threshold of 10%: exactly 10.00% is within it.
+        let within = report_of(&format!(
+            "[thresholds]\n{} = \"10%\"\n",
+            Check::HiddenFeeShare.code()
+        ));
+        assert!(
+            within.contains("10.00% of subtotal, threshold 10.00%  [within threshold]"),
+            "{within}"
+        );
+    }
 }

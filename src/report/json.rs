@@ -123,18 +123,24 @@ pub struct JsonTotals {
 }
 
 impl JsonTotals {
+    /// The total of one category (an exhaustive match: a new category
+    /// does not compile until the JSON has its field).
+    pub fn get(&self, c: Category) -> &str {
+        match c {
+            Category::Compute => &self.compute,
+            Category::Storage => &self.storage,
+            Category::StorageReplica => &self.storage_replica,
+            Category::Bandwidth => &self.bandwidth,
+            Category::Scheduling => &self.scheduling,
+            Category::Tax => &self.tax,
+            Category::Credit => &self.credit,
+            Category::Other => &self.other,
+        }
+    }
+
     /// `(category, total)` in the order of [`Category::ALL`].
     pub fn pairs(&self) -> [(&'static str, &str); 8] {
-        [
-            ("compute", &self.compute),
-            ("storage", &self.storage),
-            ("storage_replica", &self.storage_replica),
-            ("bandwidth", &self.bandwidth),
-            ("scheduling", &self.scheduling),
-            ("tax", &self.tax),
-            ("credit", &self.credit),
-            ("other", &self.other),
-        ]
+        Category::ALL.map(|c| (c.as_str(), self.get(c)))
     }
 
     /// The eight totals in the order of [`Category::ALL`].
@@ -395,5 +401,31 @@ mod tests {
         );
         // "3.1%" is not a number: no share, as before the split
         assert_eq!(b.bills[1].hidden_share, None);
+    }
+
+    #[test]
+    fn totals_are_the_categories_in_their_order() {
+        // A totals object written from Category::ALL, with each category's
+        // index as its value, reads back field by field and is written
+        // again with the keys in the order of Category::ALL.
+        let names: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+        let map: serde_json::Map<String, serde_json::Value> = names
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, n)| (n.to_string(), serde_json::Value::from(i.to_string())))
+            .collect();
+        let t: JsonTotals = serde_json::from_value(serde_json::Value::Object(map)).unwrap();
+        for (i, c) in Category::ALL.into_iter().enumerate() {
+            assert_eq!(t.get(c), i.to_string());
+        }
+        let pairs = t.pairs();
+        assert_eq!(pairs.map(|(n, _)| n).to_vec(), names);
+        let json = serde_json::to_string(&t).unwrap();
+        let order: Vec<usize> = names
+            .iter()
+            .map(|n| json.find(&format!("\"{n}\"")).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{json}");
     }
 }

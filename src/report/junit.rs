@@ -22,7 +22,11 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         let name = suite_name(&b.path, b.currency.as_deref());
         let mut suite = TestSuite::new(name.as_str());
         for check in CHECKS {
-            let found: Vec<_> = b.findings.iter().filter(|f| f.code == check.code).collect();
+            let found: Vec<_> = b
+                .findings
+                .iter()
+                .filter(|f| f.code == check.check)
+                .collect();
             let failing: Vec<_> = found.iter().filter(|f| f.fails(ctx.fail_on)).collect();
             let status = if failing.is_empty() || ctx.check {
                 TestCaseStatus::success()

@@ -6,6 +6,8 @@
 //! docs/architecture.md): it imports no stage, and every stage may import it.
 
 pub mod currency;
+pub mod category;
+pub mod checks;
 pub mod focus;
 pub mod headers;
 pub mod summary;

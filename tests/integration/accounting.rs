@@ -177,7 +177,7 @@ fn figures(b: &Bill) -> Figures {
         line_items: b.line_items,
         skipped: b.skipped_rows(),
         // Line-free: shuffling moves lines, never changes which checks fire.
-        codes: b.findings.iter().map(|f| f.code.clone()).collect(),
+        codes: b.findings.iter().map(|f| f.code.to_string()).collect(),
     }
 }
 

@@ -270,7 +270,7 @@ fn baseline_flags_hidden_share_growth_and_finding_changes() {
     r.bills[0].hidden_share = Some("0.070000".into());
     let pod_path = r.bills[0].path.clone();
     r.bills[0].findings.push(billaudit::Finding {
-        code: "line-arithmetic".into(),
+        code: billaudit::model::Check::LineArithmetic,
         severity: billaudit::Severity::Error,
         message: "old".into(),
         path: pod_path,

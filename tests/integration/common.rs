@@ -100,7 +100,7 @@ pub fn audit_one(path: &Path) -> JsonBill {
 
 /// The finding codes of a bill, sorted and deduplicated.
 pub fn codes(bill: &JsonBill) -> Vec<String> {
-    let mut c: Vec<String> = bill.findings.iter().map(|f| f.code.clone()).collect();
+    let mut c: Vec<String> = bill.findings.iter().map(|f| f.code.to_string()).collect();
     c.sort();
     c.dedup();
     c

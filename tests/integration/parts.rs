@@ -31,7 +31,7 @@ fn two_parts() -> tempfile::TempDir {
 fn locations(findings: &[billaudit::Finding]) -> Vec<(String, String, Option<u64>)> {
     let mut v: Vec<_> = findings
         .iter()
-        .map(|f| (f.code.clone(), f.path.clone(), f.line))
+        .map(|f| (f.code.to_string(), f.path.clone(), f.line))
         .collect();
     v.sort();
     v

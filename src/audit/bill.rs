@@ -1,0 +1,232 @@
+//! The audited bill, and the builder that makes it one line item at a time.
+
+use rust_decimal::Decimal;
+
+use super::*;
+use crate::model::{Category, Check, Finding, LineItem, Totals};
+use crate::normalise::SkipReason;
+
+/// The audited bill: figures and findings. One per file and currency.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bill {
+    pub path: String,
+    pub format: String,
+    pub currency: Option<String>,
+    /// Set when the file has no currency column: where the currency came
+    /// from, or that it is unknown (`ColumnMap::currency_note`).
+    pub currency_note: Option<String>,
+    pub line_items: u64,
+    pub skipped: SkipCounts,
+    pub totals: Totals,
+    pub subtotal: Decimal,
+    pub total: Decimal,
+    pub hidden: Decimal,
+    pub hidden_share: Option<Decimal>,
+    pub replica_share: Option<Decimal>,
+    /// A total the bill states itself (a `合计` row, an invoice's `Total`).
+    pub stated_total: Option<Decimal>,
+    pub stated_subtotal: Option<Decimal>,
+    /// The `hidden-fee-share` threshold the bill was held to.
+    pub hidden_threshold: Decimal,
+    /// The largest positive hidden-fee items, largest first (at most
+    /// [`TOP_HIDDEN`]).
+    pub top_hidden: Vec<HiddenItem>,
+    /// How many positive hidden-fee items the bill has in all.
+    pub hidden_items: u64,
+    /// Hidden fees and subtotal per month of the items' dates.
+    pub monthly: Monthly,
+    /// GPU compute per model, for `billaudit reprice`.
+    pub gpu_usage: Vec<GpuUsage>,
+    pub findings: Vec<Finding>,
+    pub passed: bool,
+    /// Set when the run compared with a baseline report.
+    pub baseline: Option<baseline::BaselineDiff>,
+    /// How the file was read where the file alone does not say (the order
+    /// assumed for its slashed dates): facts for the reader, not findings.
+    pub notes: Vec<String>,
+}
+
+impl Bill {
+    pub fn skipped_rows(&self) -> u64 {
+        self.skipped.total()
+    }
+}
+
+/// Builds one bill from its line items, one item at a time, in constant memory.
+#[derive(Debug)]
+pub struct BillBuilder<'p> {
+    pub path: String,
+    pub format: String,
+    pub currency: Option<String>,
+    /// See [`Bill::currency_note`].
+    pub currency_note: Option<String>,
+    pub line_items: u64,
+    pub skipped: SkipCounts,
+    pub totals: Totals,
+    pub stated_total: Option<(u64, Decimal)>,
+    pub stated_subtotal: Option<(u64, Decimal)>,
+    /// Every subtotal and total a text invoice states, in line order, for
+    /// `parse-double-counted` (empty for CSV exports).
+    pub stated_figures: Vec<parse_double_counted::Stated>,
+    /// Set when a sum no longer fits a Decimal; the bill is then refused.
+    pub overflow_at: Option<u64>,
+    unclassified: unclassified_items::Tally,
+    top_hidden: TopHidden,
+    monthly: MonthlyTally,
+    idle_storage: idle_storage::IdleStorage,
+    duplicates: duplicate_line::Seen,
+    granularity: billing_granularity::Granularity,
+    gpu: gpu_usage::GpuTally,
+    sink: Sink<'p>,
+}
+
+impl<'p> BillBuilder<'p> {
+    pub fn new(path: &str, format: &str, currency: Option<String>, policy: &'p Policy) -> Self {
+        BillBuilder {
+            path: path.to_string(),
+            format: format.to_string(),
+            currency,
+            currency_note: None,
+            line_items: 0,
+            skipped: SkipCounts::default(),
+            totals: Totals::default(),
+            stated_total: None,
+            stated_subtotal: None,
+            stated_figures: Vec::new(),
+            overflow_at: None,
+            unclassified: unclassified_items::Tally::default(),
+            top_hidden: TopHidden::default(),
+            monthly: MonthlyTally::default(),
+            idle_storage: idle_storage::IdleStorage::default(),
+            duplicates: duplicate_line::Seen::default(),
+            granularity: billing_granularity::Granularity::default(),
+            gpu: gpu_usage::GpuTally::default(),
+            sink: Sink::new(path, policy),
+        }
+    }
+
+    /// Adds a classified line item and runs the per-item checks on it.
+    pub fn add_item(&mut self, item: &LineItem) {
+        if self
+            .totals
+            .checked_add(item.category, item.amount)
+            .is_none()
+        {
+            self.overflow_at.get_or_insert(item.line);
+        }
+        self.line_items += 1;
+        line_arithmetic::check(item, &mut self.sink);
+        rate_above_reference::check(item, &mut self.sink);
+        billing_rounding::check(item, &mut self.sink);
+        ingress_charged::check(item, &mut self.sink);
+        self.duplicates.add(item, &mut self.sink);
+        self.unclassified.add(item, self.sink.part());
+        self.top_hidden.add_in(item, self.sink.part());
+        self.monthly.add(item);
+        self.idle_storage.add(item, self.sink.part());
+        self.granularity.add(item);
+        self.gpu.add(item);
+    }
+
+    pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
+        self.skipped.add(reason);
+        if let Some(f) = finding {
+            self.sink.push(f);
+        }
+    }
+
+    pub fn add_finding(&mut self, f: Finding) {
+        self.sink.push(f);
+    }
+
+    pub fn emit(&mut self, check: Check, line: Option<u64>, message: String) {
+        self.sink.emit(check, line, message);
+    }
+
+    /// The lines added from now on come from the part `path` of a merged
+    /// bill: findings on them name it.
+    pub fn begin_part(&mut self, path: &str) {
+        self.sink.begin_part(path);
+    }
+
+    /// Computes the figures and runs the bill-level checks.
+    pub fn finish(mut self) -> Bill {
+        let policy = self.sink.policy();
+        let totals = self.totals.clone();
+        let subtotal = totals.sum(Category::in_subtotal);
+        let hidden = totals.sum(Category::is_hidden);
+        let total = totals.sum(|_| true);
+        let currency = self.currency.clone();
+        let figures = Figures {
+            totals: &totals,
+            subtotal,
+            hidden,
+        };
+        let t = &policy.thresholds;
+        hidden_fee_share::check(&figures, t, &mut self.sink);
+        replica_share::check(&figures, t, &mut self.sink);
+        replica_redundancy::check(&figures, t, &mut self.sink);
+        scheduling_fee_share::check(&figures, t, &mut self.sink);
+        self.unclassified
+            .report(currency.as_deref(), &mut self.sink);
+        std::mem::take(&mut self.idle_storage).report(currency.as_deref(), &mut self.sink);
+        self.granularity.report(currency.as_deref(), &mut self.sink);
+        subtotal_mismatch::check(
+            self.stated_subtotal,
+            &figures,
+            currency.as_deref(),
+            &mut self.sink,
+        );
+        total_mismatch::check(
+            self.stated_total,
+            &figures,
+            total,
+            currency.as_deref(),
+            &mut self.sink,
+        );
+        parse_double_counted::check(
+            &self.stated_figures,
+            subtotal,
+            total,
+            currency.as_deref(),
+            &mut self.sink,
+        );
+        // Each kept item names the file of its line (a part of a merged bill).
+        let hidden_items = self.top_hidden.seen;
+        let top_hidden: Vec<HiddenItem> = std::mem::take(&mut self.top_hidden)
+            .finish()
+            .into_iter()
+            .map(|mut h| {
+                h.path = self.sink.part_path(h.part).to_string();
+                h
+            })
+            .collect();
+        let findings = self.sink.finish();
+        let passed = !findings.iter().any(|f| f.fails(policy.fail_on));
+        Bill {
+            path: self.path,
+            format: self.format,
+            currency,
+            currency_note: self.currency_note,
+            line_items: self.line_items,
+            skipped: self.skipped,
+            subtotal,
+            total,
+            hidden,
+            hidden_share: share(hidden, subtotal),
+            replica_share: share(totals.get(Category::StorageReplica), subtotal),
+            stated_total: self.stated_total.map(|(_, d)| d),
+            stated_subtotal: self.stated_subtotal.map(|(_, d)| d),
+            hidden_threshold: policy.thresholds.hidden_share,
+            hidden_items,
+            top_hidden,
+            monthly: self.monthly.finish(),
+            gpu_usage: std::mem::take(&mut self.gpu).finish(),
+            totals,
+            findings,
+            passed,
+            baseline: None,
+            notes: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! The query: the line items with their category, the totals per bill,
+//! the shares and the share checks.
+
+use super::checks::check_columns;
+use super::classify::{TextCols, case_arms, cat_lit};
+use super::columns::{Cols, is_placeholder_sql, text_expr, trimmed};
+use super::options::{KEYS, REFUSED};
+use super::{Dialect, Generated, Grain, SCALE, SqlError, SqlOptions};
+use crate::audit::Figure;
+use crate::model::Category;
+use crate::normalise::profile::{CostBasis, Role};
+use crate::normalise::profiles::{SPECS, Spec};
+
+/// Writes the query.
+pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
+    let d = opts.dialect;
+    let name = opts.profile.trim().to_ascii_lowercase();
+    if let Some((_, reason)) = REFUSED.iter().find(|(p, _)| *p == name) {
+        return Err(SqlError::UnsupportedProfile {
+            profile: name,
+            dialect: d,
+            reason: reason.to_string(),
+        });
+    }
+    let spec: &Spec = SPECS
+        .iter()
+        .find(|s| s.name == name)
+        .copied()
+        .ok_or_else(|| SqlError::UnknownProfile(name.clone()))?;
+    let Some(&(_, account_aliases, period_aliases, period_is_month)) =
+        KEYS.iter().find(|k| k.0 == name)
+    else {
+        return Err(SqlError::UnknownProfile(name));
+    };
+    if spec.credit_list.is_some() && d != Dialect::BigQuery {
+        return Err(SqlError::UnsupportedProfile {
+            profile: name,
+            dialect: d,
+            reason: "its `credits` column is a list of credits per row; the native BigQuery export holds it as ARRAY<STRUCT<.., amount>> (use --dialect bigquery), while flattened CSV copies hold Python-style text that SQL cannot read exactly".into(),
+        });
+    }
+    let cols = Cols::new(opts.header.as_deref());
+    let need = |aliases: &[&str], shown: &str| -> Result<String, SqlError> {
+        cols.first(aliases).ok_or_else(|| SqlError::MissingColumn {
+            profile: name.clone(),
+            column: shown.to_string(),
+        })
+    };
+    let role = |r: Role| -> Vec<&'static str> {
+        spec.columns
+            .iter()
+            .find(|(x, _)| *x == r)
+            .map(|(_, a)| a.to_vec())
+            .unwrap_or_default()
+    };
+
+    // The amount: `--cost` picks among the profile's cost columns.
+    let amount_col = match spec.costs.iter().find(|(b, _)| *b == opts.cost) {
+        Some((_, c)) => need(&[c], c)?,
+        None if opts.cost != CostBasis::Billed => {
+            return Err(SqlError::UnsupportedProfile {
+                profile: name,
+                dialect: d,
+                reason: format!(
+                    "it has one cost column, not a `--cost {}`",
+                    opts.cost.as_str()
+                ),
+            });
+        }
+        None => need(&role(Role::Amount), spec.cost_column)?,
+    };
+    let currency_col = cols.first(&role(Role::Currency));
+    let account_col = cols.first(account_aliases);
+    let period_col = cols.first(period_aliases);
+
+    // Classification tiers, as the normaliser builds them: the profile's
+    // tiers, with the description column first when no tier holds it.
+    let mut tiers: Vec<Vec<String>> = Vec::new();
+    for tier in spec.class_tiers {
+        let mut t: Vec<String> = Vec::new();
+        for a in *tier {
+            for c in cols.resolve(a) {
+                if !t.contains(&c) {
+                    t.push(c);
+                }
+            }
+        }
+        if !t.is_empty() {
+            tiers.push(t);
+        }
+    }
+    if let Some(desc) = cols.first(&role(Role::Description)) {
+        if !tiers.iter().flatten().any(|c| *c == desc) {
+            tiers.insert(0, vec![desc]);
+        }
+    }
+
+    let m = d.money();
+    let amount_text = trimmed(d, &amount_col);
+    // A value with more (non-zero) decimals than the money type holds would
+    // be rounded by the cast in silence (billaudit keeps 28): cast it with a prefix
+    // instead, so the query fails and the engine's message names the value.
+    let too_fine = format!(
+        "length({amount_text}) > {} AND {}",
+        SCALE + 1,
+        d.regex(&amount_text, &format!("[.][0-9]{{{SCALE}}}0*[1-9]"))
+    );
+    let amount_expr = format!(
+        "CASE WHEN {} THEN NULL WHEN {too_fine} THEN CAST(concat({}, {amount_text}) AS {m}) ELSE CAST({amount_text} AS {m}) END",
+        is_placeholder_sql(d, &amount_text),
+        d.lit(&format!("more than {SCALE} decimal places: "))
+    );
+    // GCP: `cost` is before credits; the BigQuery export lists them in an
+    // ARRAY<STRUCT<name, amount, ..>> per row.
+    // Each credit is its own `credit` item, as `billaudit audit` makes it.
+    let credits_col = spec.credit_list.and_then(|c| cols.first(&[c]));
+    let key_text = |col: &Option<String>, month: bool| -> String {
+        match col {
+            Some(c) => {
+                let t = trimmed(d, c);
+                let v = if month {
+                    format!("substr({t}, 1, 7)")
+                } else {
+                    t.clone()
+                };
+                format!(
+                    "CASE WHEN {} THEN NULL ELSE {v} END",
+                    is_placeholder_sql(d, &t)
+                )
+            }
+            None => format!("CAST(NULL AS {})", d.string_type()),
+        }
+    };
+    let currency_expr = match &currency_col {
+        Some(c) => {
+            let t = trimmed(d, c);
+            format!(
+                "CASE WHEN {} THEN NULL ELSE upper({t}) END",
+                is_placeholder_sql(d, &t)
+            )
+        }
+        None => format!("CAST(NULL AS {})", d.string_type()),
+    };
+
+    // The CASE that classifies a row, and the text columns it reads.
+    let mut text_cols = TextCols::default();
+    let whens = case_arms(d, opts, spec, &cols, &tiers, &mut text_cols)?;
+
+    // ---- assemble
+    let mut s = String::new();
+    s.push_str(&format!(
+        "-- billaudit sql --dialect {} --profile {}{}: generated by billaudit {} from its\n\
+         -- built-in rules and the `{}` profile table. Money is {m} ({SCALE} decimal\n\
+         -- places; amounts with more places are rounded by the cast). Shares are\n\
+         -- fractions rounded half away from zero to 6 places, NULL when subtotal <= 0.\n\
+         -- A check column is TRUE when billaudit would report that finding.\n",
+        d,
+        spec.name,
+        if opts.grain == Grain::Currency {
+            " --grain currency"
+        } else {
+            ""
+        },
+        env!("CARGO_PKG_VERSION"),
+        spec.name,
+    ));
+    s.push_str("WITH lines AS (\n  SELECT\n");
+    s.push_str(&format!(
+        "    {} AS billing_account,\n",
+        key_text(&account_col, false)
+    ));
+    s.push_str(&format!("    {currency_expr} AS currency,\n"));
+    s.push_str(&format!(
+        "    {} AS billing_period,\n",
+        key_text(&period_col, period_is_month)
+    ));
+    s.push_str(&format!("    {amount_expr} AS amount"));
+    if let Some(c) = &credits_col {
+        s.push_str(&format!(",\n    {} AS credits", d.ident(c)));
+    }
+    for (i, c) in text_cols.0.iter().enumerate() {
+        s.push_str(&format!(",\n    {} AS t{i}", text_expr(d, c)));
+    }
+    // Markers read their columns directly; select them through.
+    let mut marker_cols: Vec<String> = Vec::new();
+    for (col, ..) in spec.markers {
+        if let Some(c) = cols.first(&[col]) {
+            if !marker_cols.contains(&c) {
+                marker_cols.push(c);
+            }
+        }
+    }
+    for c in &marker_cols {
+        s.push_str(&format!(",\n    {}", d.ident(c)));
+    }
+    s.push_str(&format!("\n  FROM {}\n),\n", opts.table));
+    // Rows with an amount become line items; credit lists add credit items.
+    s.push_str(
+        "items AS (\n  SELECT billing_account, currency, billing_period, amount,\n    CASE\n",
+    );
+    for w in &whens {
+        s.push_str("      ");
+        s.push_str(w);
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "      ELSE {}\n    END AS category\n  FROM lines\n  WHERE amount IS NOT NULL",
+        cat_lit(d, Category::Other)
+    ));
+    if credits_col.is_some() {
+        s.push_str(&format!(
+            "\n  UNION ALL\n  SELECT billing_account, currency, billing_period, CAST(CAST(cr.amount AS {}) AS {m}), {}\n  FROM lines CROSS JOIN UNNEST(lines.credits) AS cr\n  WHERE lines.amount IS NOT NULL AND cr.amount IS NOT NULL",
+            d.string_type(),
+            cat_lit(d, Category::Credit)
+        ));
+    }
+    s.push_str("\n),\n");
+    let keys: Vec<&str> = match opts.grain {
+        Grain::Bill => vec!["billing_account", "currency", "billing_period"],
+        Grain::Currency => vec!["currency"],
+    };
+    let zero = format!("CAST(0 AS {m})");
+    let sum_if = |cond: String| format!("SUM(CASE WHEN {cond} THEN amount ELSE {zero} END)");
+    let in_list = |cats: &[Category]| {
+        cats.iter()
+            .map(|c| cat_lit(d, *c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    s.push_str(&format!("totals AS (\n  SELECT {},\n", keys.join(", ")));
+    s.push_str("    COUNT(*) AS line_items");
+    for c in Category::ALL {
+        s.push_str(&format!(
+            ",\n    {} AS {}",
+            sum_if(format!("category = {}", cat_lit(d, c))),
+            c.as_str()
+        ));
+    }
+    let subtotal_cats: Vec<Category> = Category::ALL
+        .into_iter()
+        .filter(|c| c.in_subtotal())
+        .collect();
+    let hidden_cats: Vec<Category> = Category::ALL
+        .into_iter()
+        .filter(|c| c.is_hidden())
+        .collect();
+    // The figures the share checks compare are named as the check table
+    // names them (`Figure::name`).
+    let (subtotal, hidden) = (Figure::Subtotal.name(), Figure::Hidden.name());
+    // One SUM each, never a sum of sums: Spark narrows the scale of
+    // DECIMAL(38, s) + DECIMAL(38, s).
+    s.push_str(&format!(
+        ",\n    {} AS {subtotal}",
+        sum_if(format!("category IN ({})", in_list(&subtotal_cats)))
+    ));
+    s.push_str(",\n    SUM(amount) AS total");
+    s.push_str(&format!(
+        ",\n    {} AS {hidden}",
+        sum_if(format!("category IN ({})", in_list(&hidden_cats)))
+    ));
+    s.push_str(&format!(
+        "\n  FROM items\n  GROUP BY {}\n)\n",
+        keys.join(", ")
+    ));
+    let t = &opts.thresholds;
+    s.push_str(&format!("SELECT {},\n    line_items", keys.join(", ")));
+    for c in Category::ALL {
+        s.push_str(&format!(",\n    {}", c.as_str()));
+    }
+    s.push_str(&format!(",\n    {subtotal},\n    total,\n    {hidden}"));
+    s.push_str(&format!(
+        ",\n    CASE WHEN {subtotal} > 0 THEN {} END AS hidden_share",
+        d.share(hidden, subtotal)
+    ));
+    s.push_str(&format!(
+        ",\n    CASE WHEN {subtotal} > 0 THEN {} END AS replica_share",
+        d.share(Category::StorageReplica.as_str(), subtotal)
+    ));
+    s.push_str(&check_columns(d, t));
+    s.push_str(&format!(
+        "\nFROM totals\nORDER BY {}\n",
+        keys.iter()
+            .map(|k| format!("{k} NULLS FIRST"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    Ok(Generated { sql: s })
+}
