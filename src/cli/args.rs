@@ -4,51 +4,12 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use billaudit::audit::parse_fraction;
 use billaudit::ingest::TextEncoding;
 use billaudit::normalise::profile::{CostBasis, Role};
 use billaudit::report::Format;
 use billaudit::{InputKind, Options, Severity};
 
 use super::output::{configured, progress_hook};
-
-/// The share-check thresholds, for `audit`, `check` and `sql`. Each flag wins
-/// over billaudit.toml, which wins over the default.
-#[derive(Debug, Args)]
-pub struct ThresholdArgs {
-    /// `hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`) [default: 5%].
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    hidden_threshold: Option<rust_decimal::Decimal>,
-
-    /// `replica-share` threshold: storage_replica / subtotal above this fails [default: 30%].
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    replica_threshold: Option<rust_decimal::Decimal>,
-
-    /// `replica-redundancy` threshold: (storage + storage_replica) / storage above this [default: 1.2].
-    #[arg(long, value_name = "RATIO", value_parser = parse_fraction)]
-    redundancy_threshold: Option<rust_decimal::Decimal>,
-
-    /// `scheduling-fee-share` threshold: scheduling / compute above this [default: 8%].
-    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
-    scheduling_threshold: Option<rust_decimal::Decimal>,
-}
-
-impl ThresholdArgs {
-    pub fn apply(&self, t: &mut billaudit::Thresholds) {
-        if let Some(x) = self.hidden_threshold {
-            t.hidden_share = x;
-        }
-        if let Some(x) = self.replica_threshold {
-            t.replica_share = x;
-        }
-        if let Some(x) = self.redundancy_threshold {
-            t.redundancy = x;
-        }
-        if let Some(x) = self.scheduling_threshold {
-            t.scheduling_share = x;
-        }
-    }
-}
 
 #[derive(Debug, Args)]
 pub struct CommonArgs {
@@ -77,7 +38,7 @@ pub struct CommonArgs {
     keep_going: bool,
 
     #[command(flatten)]
-    thresholds: ThresholdArgs,
+    thresholds: billaudit::Thresholds,
 
     /// Stop an input after this much content, counted after decompression
     /// (`500M`, `2G`, or bytes): a guard against decompression bombs. Exit code 2.
@@ -223,7 +184,7 @@ pub fn options(c: &CommonArgs) -> Result<Options, u8> {
     opts.fail_fast = c.fail_fast;
     opts.progress = progress_hook(&c.paths);
     opts.max_input_bytes = c.max_input_bytes;
-    c.thresholds.apply(&mut opts.policy.thresholds);
+    opts.policy.thresholds.apply(&c.thresholds);
     if let Some(f) = c.fail_on {
         opts.policy.fail_on = match f {
             FailOn::Error => Severity::Error,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::args::{CostArg, ThresholdArgs, cost_basis};
+use super::args::{CostArg, cost_basis};
 use super::output::{Out, error_line, load_config};
 use super::{EXIT_INPUT, EXIT_OK};
 
@@ -44,7 +44,7 @@ pub struct SqlArgs {
     cost: CostArg,
 
     #[command(flatten)]
-    thresholds: ThresholdArgs,
+    thresholds: billaudit::Thresholds,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -93,7 +93,7 @@ pub fn run(a: SqlArgs) -> u8 {
             return err(m);
         }
     }
-    a.thresholds.apply(&mut opts.thresholds);
+    opts.thresholds.apply(&a.thresholds);
     if let Some(path) = &a.header_from {
         match read_header(path) {
             Ok(h) => opts.header = Some(h),
