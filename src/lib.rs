@@ -4,8 +4,9 @@
 //! flows one way:
 //!
 //! ```text
-//! ingest (bytes, encodings, CSV records, text invoice lines)
-//!   -> normalise (header roles, exact numbers, dates -> LineItem)
+//! ingest (bytes, encodings, archives, PDF text, CSV records, text lines)
+//!   -> normalise (header roles, exact numbers, dates, the text-invoice
+//!      grammar -> LineItem)
 //!   -> classify (a Category per item, with the rule that decided it)
 //!   -> audit (figures per bill, findings per check)
 //!   -> expect (the batch Report, expectation outcomes)

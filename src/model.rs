@@ -1,8 +1,10 @@
-//! The data every stage shares: categories, line items, findings and bills.
+//! The data the stages pass along: line items, findings, per-category
+//! totals, and the decimal formatting every output uses.
 //!
 //! Data flows one way: `ingest` (bytes -> records) -> `normalise` (records ->
 //! [`LineItem`]s) -> `classify` (a [`Category`] per item) -> `audit` (figures and
-//! [`Finding`]s) -> `report`. These types are the only thing the stages share.
+//! [`Finding`]s) -> `report`. The words they share (categories, checks,
+//! currencies, units, labels) are in `vocab`, one rank below.
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

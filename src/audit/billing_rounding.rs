@@ -6,8 +6,8 @@ use super::{Sink, money};
 use crate::classify::fold;
 use crate::model::LineItem;
 use crate::normalise::number::half_unit;
-use crate::vocab::units::unit_hours;
 use crate::vocab::checks::Check;
+use crate::vocab::units::unit_hours;
 
 /// A unit that means hours ([`crate::vocab::units`]).
 fn is_hours(unit: &str) -> bool {

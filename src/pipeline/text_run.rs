@@ -12,9 +12,9 @@ use super::sniff::{looks_like_csv, unclosed_quote};
 use super::{InputKind, Options, seen};
 use crate::audit::Bill;
 use crate::error::{Error, Result};
-use crate::normalise::text::{self, LineKind};
 use crate::ingest::{self, Opened};
 use crate::model::{Check, Finding, LineItem};
+use crate::normalise::text::{self, LineKind};
 use crate::normalise::{HEADER_SEARCH_ROWS, SkipReason};
 use crate::vocab::summary::SummaryKind;
 

@@ -16,9 +16,9 @@ mod classify;
 mod columns;
 pub mod dialect;
 mod from_config;
-pub mod user_rules;
 mod options;
 mod query;
+pub mod user_rules;
 
 pub use columns::read_header;
 pub use dialect::{Dialect, SCALE};

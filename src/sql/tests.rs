@@ -73,7 +73,9 @@ fn path_scoped_rules_are_refused() {
 fn words_become_bounded_alternations() {
     let tax = BUILTIN.iter().find(|r| r.id == "tax").unwrap();
     let re = rule_regex(tax);
-    assert!(re.starts_with("(^|[^a-z0-9])(tax|taxes|vat|gst|hst|pst|mwst|ust|tva|iva|btw)([^a-z0-9]|$)|sales tax|"));
+    assert!(re.starts_with(
+        "(^|[^a-z0-9])(tax|taxes|vat|gst|hst|pst|mwst|ust|tva|iva|btw)([^a-z0-9]|$)|sales tax|"
+    ));
     assert_eq!(regex_escape("a.b(c)"), r"a\.b\(c\)");
 }
 

@@ -427,14 +427,6 @@ impl fmt::Display for Check {
     }
 }
 
-/// A check reads as its code where text is wanted (`esc(&f.code)`).
-impl std::ops::Deref for Check {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.code()
-    }
-}
-
 /// Compares with a code as written (a test's or a user's text).
 impl PartialEq<&str> for Check {
     fn eq(&self, code: &&str) -> bool {

@@ -5,9 +5,9 @@
 //! This module sits at the bottom of the stage order (rank 0 in
 //! docs/architecture.md): it imports no stage, and every stage may import it.
 
-pub mod currency;
 pub mod category;
 pub mod checks;
+pub mod currency;
 pub mod focus;
 pub mod headers;
 pub mod summary;

@@ -3,7 +3,7 @@
 use maud::{Markup, html};
 
 use super::MAX_FINDINGS_SHOWN;
-use super::text::{Text, cut_text, location};
+use super::text::{cut_text, location};
 use crate::audit::Bill;
 
 pub(super) fn findings(b: &Bill) -> Markup {
@@ -18,7 +18,7 @@ pub(super) fn findings(b: &Bill) -> Markup {
                     @for fd in b.findings.iter().take(MAX_FINDINGS_SHOWN) {
                         tr {
                             td { span.tag.(fd.severity.as_str()) { (fd.severity.as_str()) } }
-                            td.mono.code { (Text(&fd.code)) }
+                            td.mono.code { (fd.code.code()) }
                             td.mono.code { (location(&fd.path, fd.line)) }
                             td.text {
                                 (cut_text(&fd.message, 600, false))

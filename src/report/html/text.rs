@@ -3,8 +3,9 @@
 
 use maud::{Markup, Render, html};
 
-use crate::audit::Bill;
 use crate::audit::hidden_items::cut;
+use crate::audit::{Bill, above_threshold};
+use crate::model::Check;
 
 /// Characters of a `file:line` shown in a table cell.
 const LOCATION_CHARS: usize = 48;
@@ -126,9 +127,10 @@ pub(super) fn common_dir(bills: &[Bill]) -> &str {
     }
 }
 
-/// Whether the bill's hidden share is above its threshold.
+/// Whether the bill's hidden share is above its threshold: from the
+/// figures, not the findings (the check may be off).
 pub(super) fn above(b: &Bill) -> bool {
-    b.findings.iter().any(|f| f.code == "hidden-fee-share")
+    above_threshold(Check::HiddenFeeShare, &b.totals, b.hidden_threshold) == Some(true)
 }
 
 pub(super) fn status(b: &Bill) -> &'static str {
