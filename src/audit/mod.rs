@@ -41,7 +41,7 @@ use crate::normalise::SkipReason;
 pub use crate::vocab::checks::{CHECKS, Check, CheckInfo, Figure, Ratio};
 pub use bill::{Bill, BillBuilder};
 pub use sink::Sink;
-pub use thresholds::{Thresholds, parse_fraction};
+pub use thresholds::{Thresholds, default_text, parse_fraction};
 
 pub use gpu_usage::GpuUsage;
 pub use hidden_items::{HiddenItem, TOP_HIDDEN, TopHidden};

@@ -153,7 +153,7 @@ pub fn parse_fraction(s: &str) -> Result<Decimal, String> {
 
 /// A threshold's default as the help shows it: `5%` for a share, `1.2` for
 /// a ratio.
-fn default_text(r: &Ratio) -> String {
+pub fn default_text(r: &Ratio) -> String {
     if r.value_name == "RATIO" {
         r.default.normalize().to_string()
     } else {

@@ -30,7 +30,7 @@ pub fn run(i: InitArgs) -> u8 {
         );
         return EXIT_INPUT;
     }
-    match std::fs::write(&i.path, config::DEFAULT_TOML) {
+    match std::fs::write(&i.path, config::default_toml()) {
         Ok(()) => {
             let _ = writeln!(
                 io::stderr(),

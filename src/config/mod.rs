@@ -29,8 +29,30 @@ use error::suggest;
 /// The file name looked for by [`discover`].
 pub const FILE_NAME: &str = "billaudit.toml";
 
-/// The commented default file `billaudit init` writes.
-pub const DEFAULT_TOML: &str = include_str!("default.toml");
+/// The commented default file `billaudit init` writes. Its `[thresholds]`
+/// and `[severity]` sections are written from the check table
+/// ([`crate::vocab::checks::CHECKS`]), so no code or default is restated.
+pub fn default_toml() -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(include_str!("default-head.toml"));
+    s.push_str("# Thresholds of the share checks: \"5%\" or \"0.05\" (exact decimals).\n[thresholds]\n");
+    for c in crate::vocab::checks::CHECKS {
+        if let Some(r) = c.compares {
+            let key = format!("{} = \"{}\"", c.code, crate::audit::default_text(&r));
+            let _ = writeln!(s, "{key:<30} # {}", r.help);
+        }
+    }
+    s.push_str(
+        "\n# A severity per check code: \"error\", \"warning\" or \"off\".\n\
+         # `billaudit explain CODE` documents each check.\n[severity]\n",
+    );
+    for c in crate::vocab::checks::CHECKS {
+        let _ = writeln!(s, "{} = \"{}\"", c.code, c.default_severity);
+    }
+    s.push('\n');
+    s.push_str(include_str!("default-tail.toml"));
+    s
+}
 
 /// A loaded, validated config.
 #[derive(Debug, Clone, Default)]

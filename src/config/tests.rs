@@ -19,7 +19,7 @@ fn bad(text: &str) -> String {
 
 #[test]
 fn default_file_is_the_defaults() {
-    let c = ok(DEFAULT_TOML);
+    let c = ok(&default_toml());
     let mut p = Policy::default();
     c.apply_policy(&mut p);
     assert_eq!(p.thresholds, Thresholds::default());
@@ -31,7 +31,7 @@ fn default_file_is_the_defaults() {
             check.code
         );
         assert!(
-            DEFAULT_TOML.contains(&format!("\n{} = ", check.code)),
+            default_toml().contains(&format!("\n{} = ", check.code)),
             "default.toml documents {}",
             check.code
         );

@@ -289,7 +289,7 @@ fn init_writes_a_default_that_parses_and_refuses_to_overwrite() {
     let out = run_in(dir.path(), &["init"]);
     assert_eq!(out.status.code(), Some(0));
     let written = std::fs::read_to_string(dir.path().join("billaudit.toml")).unwrap();
-    assert_eq!(written, billaudit::config::DEFAULT_TOML);
+    assert_eq!(written, billaudit::config::default_toml());
     assert!(billaudit::config::load(&dir.path().join("billaudit.toml")).is_ok());
     let out = run_in(dir.path(), &["init"]);
     assert_eq!(out.status.code(), Some(2));

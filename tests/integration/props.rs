@@ -103,7 +103,7 @@ proptest! {
 
     #[test]
     fn config_cut_never_panics(a in 0usize..4000, len in 0usize..200) {
-        let t = billaudit::config::DEFAULT_TOML;
+        let t = billaudit::config::default_toml();
         let a = a.min(t.len());
         let b = (a + len).min(t.len());
         let cut: String = t.char_indices()
