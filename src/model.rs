@@ -213,3 +213,34 @@ pub fn dec(d: Decimal) -> String {
     }
     d.to_string()
 }
+
+/// A serde visitor for an exact decimal written in a config file: a string
+/// (`"5%"`, `"2.00"`) read by `parse`, or a TOML number read through its
+/// shortest decimal spelling, never through binary arithmetic.
+pub struct DecimalText {
+    pub parse: fn(&str) -> Result<Decimal, String>,
+    /// What the value should look like, for serde's "expected ..." message.
+    pub expecting: &'static str,
+}
+
+impl serde::de::Visitor<'_> for DecimalText {
+    type Value = Decimal;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.expecting)
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Decimal, E> {
+        (self.parse)(v).map_err(E::custom)
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Decimal, E> {
+        if !v.is_finite() {
+            return Err(E::custom("not a finite number"));
+        }
+        self.visit_str(&format!("{v}"))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Decimal, E> {
+        self.visit_str(&v.to_string())
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Decimal, E> {
+        self.visit_str(&v.to_string())
+    }
+}

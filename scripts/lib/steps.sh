@@ -16,76 +16,53 @@ in_ci() {
     case "${CI:-}" in '' | false | 0) return 1 ;; *) return 0 ;; esac
 }
 
-# install_failed WHAT RC LOG: prints why an install failed, returns 3.
-install_failed() {
-    local what="$1" rc="$2" log="$3"
-    echo "install failed: $what exited with status $rc; its last lines:" >&2
-    tail -n 8 "$log" | sed 's/^/    /' >&2
-    return 3
+# logged WHAT COMMAND...: runs COMMAND with its output in a log; on failure
+# prints what failed (WHAT), its exit code and its last lines, and returns 3.
+logged() {
+    local what="$1" log rc=0
+    shift
+    log=$(mktemp)
+    "$@" >"$log" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        echo "install failed: $what exited with status $rc; its last lines:" >&2
+        tail -n 8 "$log" | sed 's/^/    /' >&2
+    fi
+    rm -f "$log"
+    [ "$rc" -eq 0 ] || return 3
 }
 
 # install_pip PACKAGE...: pip install, quietly; returns 3 with the reason on failure.
 install_pip() {
-    local log rc=0
-    log=$(mktemp)
-    python3 -m pip install --quiet --disable-pip-version-check "$@" >"$log" 2>&1 || rc=$?
-    if [ "$rc" -ne 0 ]; then
-        install_failed "pip install $*" "$rc" "$log"
-        rm -f "$log"
-        return 3
-    fi
-    rm -f "$log"
+    logged "pip install $*" python3 -m pip install --quiet --disable-pip-version-check "$@"
 }
 
 # install_apt PACKAGE...: apt-get install (as root, or with sudo); returns 3
 # with the reason on failure: no apt-get, no root, an unreachable archive or
 # a failed install each say so.
 install_apt() {
-    local sudo="" log rc=0
+    local sudo=()
     if ! command -v apt-get >/dev/null 2>&1; then
         echo "install failed: apt-get is not on this machine (install $* by hand)" >&2
         return 3
     fi
     if [ "$(id -u)" -ne 0 ]; then
         if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-            sudo="sudo -n"
+            sudo=(sudo -n)
         else
             echo "install failed: $* needs root (or password-less sudo) to install with apt-get" >&2
             return 3
         fi
     fi
-    log=$(mktemp)
+    local get=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
     # Try the cached package lists first; update them only when that fails.
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >"$log" 2>&1 || rc=$?
-    if [ "$rc" -ne 0 ]; then
-        rc=0
-        timeout 300 $sudo apt-get update -qq >"$log" 2>&1 || rc=$?
-        if [ "$rc" -ne 0 ]; then
-            install_failed "apt-get update (the package archive)" "$rc" "$log"
-            rm -f "$log"
-            return 3
-        fi
-        DEBIAN_FRONTEND=noninteractive timeout 900 $sudo apt-get install -y -qq --no-install-recommends "$@" >"$log" 2>&1 || rc=$?
-        if [ "$rc" -ne 0 ]; then
-            install_failed "apt-get install $*" "$rc" "$log"
-            rm -f "$log"
-            return 3
-        fi
-    fi
-    rm -f "$log"
+    "${get[@]}" install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 && return 0
+    logged "apt-get update (the package archive)" timeout 300 "${get[@]}" update -qq || return 3
+    logged "apt-get install $*" timeout 900 "${get[@]}" install -y -qq --no-install-recommends "$@"
 }
 
 # install_cargo CRATE: cargo install --locked; returns 3 with the reason on failure.
 install_cargo() {
-    local log rc=0
-    log=$(mktemp)
-    cargo install --locked --quiet "$1" >"$log" 2>&1 || rc=$?
-    if [ "$rc" -ne 0 ]; then
-        install_failed "cargo install $1" "$rc" "$log"
-        rm -f "$log"
-        return 3
-    fi
-    rm -f "$log"
+    logged "cargo install $1" cargo install --locked --quiet "$1"
 }
 
 # ci_step NAME COMMAND...: runs one step of .ci/run, timed. Exit 3 from the

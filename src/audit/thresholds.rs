@@ -14,6 +14,7 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
+use crate::model::DecimalText;
 use crate::vocab::checks::{CHECKS, Check, Ratio};
 
 /// Thresholds of the share checks, as fractions (`0.05` is 5%).
@@ -186,33 +187,13 @@ impl<'de> Deserialize<'de> for Key {
 /// A share or ratio: `"5%"`, `"0.05"` or `0.05`, read exactly.
 struct Fraction(Decimal);
 
-struct FractionVisitor;
-
-impl Visitor<'_> for FractionVisitor {
-    type Value = Decimal;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a share such as \"5%\" or \"0.05\"")
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Decimal, E> {
-        parse_fraction(v).map_err(E::custom)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
-        if !v.is_finite() {
-            return Err(E::custom("not a finite number"));
-        }
-        self.visit_str(&format!("{v}"))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
-        self.visit_str(&v.to_string())
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
-        self.visit_str(&v.to_string())
-    }
-}
-
 impl<'de> Deserialize<'de> for Fraction {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(FractionVisitor).map(Fraction)
+        d.deserialize_any(DecimalText {
+            parse: parse_fraction,
+            expecting: "a share such as \"5%\" or \"0.05\"",
+        })
+        .map(Fraction)
     }
 }
 

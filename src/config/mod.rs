@@ -35,7 +35,9 @@ pub const FILE_NAME: &str = "billaudit.toml";
 pub fn default_toml() -> String {
     use std::fmt::Write as _;
     let mut s = String::from(include_str!("default-head.toml"));
-    s.push_str("# Thresholds of the share checks: \"5%\" or \"0.05\" (exact decimals).\n[thresholds]\n");
+    s.push_str(
+        "# Thresholds of the share checks: \"5%\" or \"0.05\" (exact decimals).\n[thresholds]\n",
+    );
     for c in crate::vocab::checks::CHECKS {
         if let Some(r) = c.compares {
             let key = format!("{} = \"{}\"", c.code, crate::audit::default_text(&r));

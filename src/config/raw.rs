@@ -4,17 +4,16 @@
 
 use crate::normalise::date::DateOrder;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::ops::Range;
 
 use rust_decimal::Decimal;
 use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, Deserializer};
 use toml::Spanned;
 
 use super::{names, role};
 use crate::audit::Thresholds;
-use crate::model::{Category, Severity};
+use crate::model::{Category, DecimalText, Severity};
 use crate::normalise::number::DecimalMark;
 use crate::normalise::profile::{Profile, Role};
 
@@ -188,40 +187,25 @@ impl<'de> Deserialize<'de> for Cat {
 #[derive(Debug, Clone, Copy)]
 pub struct Money(pub Decimal);
 
-struct DecimalVisitor;
-
-impl Visitor<'_> for DecimalVisitor {
-    type Value = Decimal;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an exact decimal such as \"2.00\"")
+/// An exact non-negative decimal (`"2.00"`, `2.0`).
+fn parse_money(v: &str) -> Result<Decimal, String> {
+    let d = v
+        .trim()
+        .parse::<Decimal>()
+        .map_err(|_| format!("`{v}` is not a decimal number"))?;
+    if d.is_sign_negative() {
+        return Err(format!("`{v}` is negative"));
     }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Decimal, E> {
-        let d = v
-            .trim()
-            .parse::<Decimal>()
-            .map_err(|_| E::custom(format!("`{v}` is not a decimal number")))?;
-        if d.is_sign_negative() {
-            return Err(E::custom(format!("`{v}` is negative")));
-        }
-        Ok(d)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
-        if !v.is_finite() {
-            return Err(E::custom("not a finite number"));
-        }
-        self.visit_str(&format!("{v}"))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
-        self.visit_str(&v.to_string())
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
-        self.visit_str(&v.to_string())
-    }
+    Ok(d)
 }
 
 impl<'de> Deserialize<'de> for Money {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(DecimalVisitor).map(Money)
+        d.deserialize_any(DecimalText {
+            parse: parse_money,
+            expecting: "an exact decimal such as \"2.00\"",
+        })
+        .map(Money)
     }
 }
 

@@ -317,26 +317,12 @@ fn render_bill(out: &mut String, b: &Bill) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{BillBuilder, Policy};
-    use crate::model::LineItem;
 
-    /// A bill of compute 90.00 and bandwidth 10.00 under the policy of a
-    /// billaudit.toml, as the human report shows it.
+    /// The 10%-hidden bill of [`crate::report::test_bill`], as the human
+    /// report shows it.
     fn report_of(toml: &str) -> String {
-        let config = crate::config::parse("billaudit.toml", toml).unwrap();
-        let mut policy = Policy::default();
-        config.apply_policy(&mut policy);
-        let mut b = BillBuilder::new("bill.csv", "csv", Some("USD".into()), &policy);
-        for (line, category, amount) in [
-            (2, Category::Compute, "90.00"),
-            (3, Category::Bandwidth, "10.00"),
-        ] {
-            let mut item = LineItem::new(line, "x", amount.parse().unwrap());
-            item.category = category;
-            b.add_item(&item);
-        }
         let mut out = String::new();
-        render_bill(&mut out, &b.finish());
+        render_bill(&mut out, &crate::report::test_bill(toml));
         out
     }
 

@@ -132,3 +132,25 @@ pub fn worst_finding(b: &Bill) -> Option<&crate::model::Finding> {
             .then_with(|| b.line.cmp(&a.line))
     })
 }
+
+/// A bill of compute 90.00 and bandwidth 10.00 (hidden 10.00 of a subtotal
+/// of 100.00: 10%) under the policy of a billaudit.toml, for the report
+/// formats' tests.
+#[cfg(test)]
+pub(crate) fn test_bill(toml: &str) -> crate::audit::Bill {
+    use crate::audit::{BillBuilder, Policy};
+    use crate::model::{Category, LineItem};
+    let config = crate::config::parse("billaudit.toml", toml).unwrap();
+    let mut policy = Policy::default();
+    config.apply_policy(&mut policy);
+    let mut b = BillBuilder::new("bill.csv", "csv", Some("USD".into()), &policy);
+    for (line, category, amount) in [
+        (2, Category::Compute, "90.00"),
+        (3, Category::Bandwidth, "10.00"),
+    ] {
+        let mut item = LineItem::new(line, "x", amount.parse().unwrap());
+        item.category = category;
+        b.add_item(&item);
+    }
+    b.finish()
+}

@@ -97,27 +97,30 @@ fn a_failing_step_fails_and_an_unknown_step_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
 
-#[test]
-fn apt_install_failures_say_which_part_failed() {
-    // apt-get whose install fails and whose update cannot reach the archive.
+/// `install_apt chromium` from scripts/lib/steps.sh with `apt-get`
+/// shadowed by the script `fake`.
+fn install_apt_with(fake: &str) -> Output {
     let dir = tempfile::tempdir().unwrap();
-    shadowed(
-        dir.path(),
-        "apt-get",
-        "#!/bin/sh\necho \"E: simulated failure of apt-get $1\" >&2\nexit 100\n",
-    );
+    shadowed(dir.path(), "apt-get", fake);
     let lib = root().join("scripts/lib/steps.sh");
     let path = format!(
         "{}:{}",
         dir.path().display(),
         std::env::var("PATH").unwrap()
     );
-    let out = Command::new("bash")
+    Command::new("bash")
         .arg("-c")
         .arg(format!(". '{}'; install_apt chromium", lib.display()))
         .env("PATH", path)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn apt_install_failures_say_which_part_failed() {
+    // apt-get whose install fails and whose update cannot reach the archive.
+    let out =
+        install_apt_with("#!/bin/sh\necho \"E: simulated failure of apt-get $1\" >&2\nexit 100\n");
     let t = text(&out);
     if running_as_root() {
         assert_eq!(out.status.code(), Some(3), "{t}");
@@ -143,24 +146,9 @@ fn running_as_root() -> bool {
 
 #[test]
 fn apt_install_failing_after_a_good_update_names_the_install() {
-    let dir = tempfile::tempdir().unwrap();
-    shadowed(
-        dir.path(),
-        "apt-get",
+    let out = install_apt_with(
         "#!/bin/sh\n[ \"$1\" = update ] && exit 0\necho \"E: Unable to locate package $*\" >&2\nexit 100\n",
     );
-    let lib = root().join("scripts/lib/steps.sh");
-    let path = format!(
-        "{}:{}",
-        dir.path().display(),
-        std::env::var("PATH").unwrap()
-    );
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(format!(". '{}'; install_apt chromium", lib.display()))
-        .env("PATH", path)
-        .output()
-        .unwrap();
     let t = text(&out);
     assert_eq!(out.status.code(), Some(3), "{t}");
     if running_as_root() {

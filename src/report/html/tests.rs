@@ -61,23 +61,8 @@ fn only_the_stylesheet_is_spliced_unescaped() {
 /// whose hidden share is 10.00 / 100.00 = 10% is still above 5%.
 #[test]
 fn above_threshold_comes_from_the_figures_not_the_findings() {
-    use crate::audit::{BillBuilder, Policy};
-    use crate::model::{Category, Check, LineItem};
-    let bill = |toml: &str| {
-        let config = crate::config::parse("billaudit.toml", toml).unwrap();
-        let mut policy = Policy::default();
-        config.apply_policy(&mut policy);
-        let mut b = BillBuilder::new("bill.csv", "csv", Some("USD".into()), &policy);
-        for (line, category, amount) in [
-            (2, Category::Compute, "90.00"),
-            (3, Category::Bandwidth, "10.00"),
-        ] {
-            let mut item = LineItem::new(line, "x", amount.parse().unwrap());
-            item.category = category;
-            b.add_item(&item);
-        }
-        b.finish()
-    };
+    use crate::model::Check;
+    let bill = crate::report::test_bill;
     let on = bill("");
     assert!(on.findings.iter().any(|f| f.code == Check::HiddenFeeShare));
     assert!(super::text::above(&on));
