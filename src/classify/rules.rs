@@ -92,6 +92,8 @@ pub const BUILTIN: &[Rule] = &[
             "=korting",
             "割引",
             "値引",
+            // it
+            "=sconto",
         ],
         non_positive_only: true,
         why: "credits, discounts and refunds that are their own rows (negative or zero amounts only)",
@@ -174,6 +176,8 @@ pub const BUILTIN: &[Rule] = &[
             "スナップショット",
             "レプリカ",
             "冗長",
+            // it
+            "copia di sicurezza",
         ],
         non_positive_only: false,
         why: "snapshots, backups and redundant copies of storage (about 60% of hidden fees)",
@@ -257,6 +261,9 @@ pub const BUILTIN: &[Rule] = &[
             "転送量",
             "通信量",
             "帯域",
+            // it
+            "traffico",
+            "trasferimento dati",
         ],
         non_positive_only: false,
         why: "egress, ingress, inter-region and inter-AZ transfer, NAT, public IPs, CDN",
@@ -358,6 +365,8 @@ pub const BUILTIN: &[Rule] = &[
             "=opslag",
             "ストレージ",
             "ディスク",
+            // it
+            "archiviazione",
         ],
         non_positive_only: false,
         why: "storage the customer provisioned: disks, volumes, file systems, object storage",
@@ -425,6 +434,9 @@ pub const BUILTIN: &[Rule] = &[
             "rechenzeit",
             "インスタンス",
             "サーバ",
+            // it
+            "istanza",
+            "=calcolo",
         ],
         non_positive_only: false,
         why: "GPU and CPU instance time, pods, containers, serverless compute",

@@ -52,7 +52,9 @@ pub fn default_toml() -> String {
         let _ = writeln!(s, "{} = \"{}\"", c.code, c.default_severity);
     }
     s.push('\n');
-    s.push_str(include_str!("default-tail.toml"));
+    // The `[[accept]]` example names the hidden-fee check by the table's code.
+    let code = crate::vocab::checks::Check::HiddenFeeShare.code();
+    s.push_str(&include_str!("default-tail.toml").replace("{hidden-fee-share}", code));
     s
 }
 

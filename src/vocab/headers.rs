@@ -1,5 +1,5 @@
 //! Header names (aliases) of the generic roles, in every language billaudit
-//! reads: English, Chinese, German, French, Spanish and Japanese.
+//! reads: English, Chinese, German, French, Spanish, Italian and Japanese.
 //!
 //! This is the one table the generic CSV profile (`generic-csv`) maps
 //! columns with; docs/formats.md points here. The names are written as bills
@@ -44,6 +44,9 @@ pub const DESCRIPTION: &[&str] = &[
     "Descripción",
     "Descripcion",
     "Concepto",
+    // Italian
+    "Descrizione",
+    "Voce",
     // Japanese
     "項目",
     "内容",
@@ -121,6 +124,9 @@ pub const AMOUNT: &[&str] = &[
     "Precio total",
     "Coste",
     "Costo",
+    // Italian (`Costo` as in Spanish)
+    "Importo",
+    "Importo totale",
     // Japanese
     "金額",
     "請求金額",
@@ -151,6 +157,9 @@ pub const QUANTITY: &[&str] = &[
     "Qté",
     // Spanish
     "Cantidad",
+    // Italian
+    "Quantità",
+    "Quantita",
     // Japanese (`数量` and `使用量` are spelled as in Chinese)
     "利用量",
 ];
@@ -215,6 +224,8 @@ pub const UNIT_PRICE: &[&str] = &[
     // Spanish
     "Precio unitario",
     "Tarifa",
+    // Italian
+    "Prezzo unitario",
     // Japanese
     "単価",
 ];
@@ -248,6 +259,8 @@ pub const CURRENCY: &[&str] = &[
     // Spanish
     "Moneda",
     "Divisa",
+    // Italian
+    "Valuta",
     // Japanese
     "通貨",
 ];
@@ -270,6 +283,8 @@ pub const DATE: &[&str] = &[
     // French (`Date` as in English)
     // Spanish
     "Fecha",
+    // Italian
+    "Data",
     // Japanese
     "日付",
     "利用日",

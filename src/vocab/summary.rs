@@ -57,6 +57,10 @@ pub const SUBTOTAL: &[&str] = &[
     // Dutch (Spanish `subtotal` is the English word)
     "subtotaal",
     "totaal exclusief btw",
+    // Italian
+    "subtotale",
+    "imponibile",
+    "totale imponibile",
 ];
 
 /// Tax labels, by language.
@@ -121,6 +125,8 @@ pub const CREDIT: &[&str] = &[
     "korting",
     // Spanish
     "descuento",
+    // Italian
+    "sconto",
 ];
 
 /// Total labels, by language.
@@ -163,6 +169,10 @@ pub const TOTAL: &[&str] = &[
     // Polish
     "razem",
     "należność ogółem",
+    // Italian
+    "totale",
+    "totale fattura",
+    "totale documento",
 ];
 
 /// Total labels that name what is left to pay: the total, unless a payment

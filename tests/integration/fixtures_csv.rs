@@ -613,3 +613,24 @@ fn european_and_japanese_words_are_classified() {
         ["10.00", "5.00", "2.00", "1.75", "0.25", "3.00", "0"]
     );
 }
+
+// An Italian bill: `Subtotale`, `IVA 22%`, `Totale fattura`. By hand:
+// 80,00 + 20,00 = 100,00; IVA 22% = 22,00; total 122,00.
+#[test]
+fn italian_summary_rows() {
+    let bill = audit_csv_text(
+        "Descrizione;Importo;Valuta\nIstanza GPU A100;80,00;EUR\nArchiviazione disco;20,00;EUR\n\
+         Subtotale;100,00;EUR\nIVA 22%;22,00;EUR\nTotale fattura;122,00;EUR\n",
+    );
+    assert_eq!(bill.total, "122.00");
+    assert_eq!(bill.totals.tax, "22.00");
+    assert_eq!(
+        (bill.totals.compute.as_str(), bill.totals.storage.as_str()),
+        ("80.00", "20.00")
+    );
+    assert_eq!(bill.stated_subtotal.as_deref(), Some("100.00"));
+    assert_eq!(bill.stated_total.as_deref(), Some("122.00"));
+    assert_eq!(bill.skipped.summary, 2);
+    let codes: Vec<&str> = bill.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.iter().all(|c| !c.ends_with("mismatch")), "{codes:?}");
+}
