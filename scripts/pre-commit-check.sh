@@ -23,6 +23,9 @@ echo "pre-commit check: manifest valid"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export PRE_COMMIT_HOME="${PRE_COMMIT_HOME:-$repo/target/pre-commit-home}"
+# pre-commit's `cargo install` of the hook reuses this checkout's build of
+# the dependencies (only billaudit itself is compiled again).
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 cd "$scratch"
 git init -q .
 git config user.email ci@example.invalid
