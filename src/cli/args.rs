@@ -73,6 +73,9 @@ pub struct CommonArgs {
     /// Audit split parts as separate bills.
     #[arg(long, overrides_with = "merge")]
     no_merge: bool,
+
+    #[command(flatten)]
+    pub color: super::color::ColorArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

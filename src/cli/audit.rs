@@ -7,7 +7,6 @@ use clap::Args;
 use billaudit::expect::exit;
 use billaudit::report::{self, Context, Format, json};
 
-use super::EXIT_OK;
 use super::args::{CommonArgs, options};
 use super::output::{Out, error_line, print_errors};
 
@@ -65,14 +64,13 @@ pub fn run(a: AuditArgs) -> u8 {
         let ctx = Context {
             fail_on: opts.policy.fail_on,
             check: false,
+            paint: a.common.color.paint(format == Format::Human),
         };
-        out.write(&report::render(&report, format, &ctx));
+        out.write_painted(&report::render(&report, format, &ctx), ctx.paint);
         report
     };
     print_errors(&report);
-    if out.broken {
-        return EXIT_OK;
-    }
+    // A closed pipe leaves the exit code as the result decides it.
     exit::audit(&report.errors, &report.bills)
 }
 

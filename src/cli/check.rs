@@ -5,7 +5,6 @@ use clap::Args;
 use billaudit::expect::{self, exit};
 use billaudit::report::{self, Context, Format, json};
 
-use super::EXIT_OK;
 use super::args::{CommonArgs, options};
 use super::output::{Out, print_errors};
 
@@ -49,16 +48,15 @@ pub fn run(c: CheckArgs) -> u8 {
         let ctx = Context {
             fail_on: opts.policy.fail_on,
             check: true,
+            paint: c.common.color.paint(format == Format::Human),
         };
-        out.write(&report::render(&report, format, &ctx));
+        out.write_painted(&report::render(&report, format, &ctx), ctx.paint);
     }
     let code = exit::check(&report.expectations, &report.errors, c.require_expectations);
     // Every error is printed when one of them is unexpected.
     if code == exit::INPUT {
         print_errors(&report);
     }
-    if out.broken {
-        return EXIT_OK;
-    }
+    // A closed pipe leaves the exit code as the result decides it.
     code
 }

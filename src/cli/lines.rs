@@ -6,6 +6,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use billaudit::ingest::TextEncoding;
+use billaudit::report::paint::Paint;
 
 use super::args::parse_encoding;
 use super::output::{Out, configured, error_line};
@@ -40,6 +41,9 @@ pub struct LinesArgs {
     /// Force the input encoding instead of detecting it.
     #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
     encoding: Option<TextEncoding>,
+
+    #[command(flatten)]
+    color: super::color::ColorArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,8 +75,10 @@ pub fn run(l: LinesArgs) -> u8 {
         LinesFormat::Csv => F::Csv,
         LinesFormat::Json => F::Json,
     };
+    let paint = l.color.paint(format == F::Human);
     let out = Arc::new(Mutex::new(LinesOut {
         out: Out { broken: false },
+        paint,
         first: true,
         buf: render::header(format),
     }));
@@ -88,7 +94,7 @@ pub fn run(l: LinesArgs) -> u8 {
                 return;
             }
             if let Ok(mut g) = sink.lock() {
-                let text = render::item(format, path, item, g.first);
+                let text = render::item(format, path, item, g.first, paint);
                 g.first = false;
                 g.buf.push_str(&text);
                 if g.buf.len() >= 64 * 1024 {
@@ -120,6 +126,7 @@ pub fn run(l: LinesArgs) -> u8 {
 /// `billaudit lines` output: written in blocks of 64 KiB or per input, not per item.
 struct LinesOut {
     out: Out,
+    paint: Paint,
     first: bool,
     buf: String,
 }
@@ -127,6 +134,6 @@ struct LinesOut {
 impl LinesOut {
     fn flush(&mut self) {
         let text = std::mem::take(&mut self.buf);
-        self.out.write(&text);
+        self.out.write_painted(&text, self.paint);
     }
 }

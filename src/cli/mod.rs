@@ -5,9 +5,12 @@
 mod args;
 mod audit;
 mod check;
+mod color;
+mod completions;
 mod explain;
 mod init;
 mod lines;
+mod man;
 mod output;
 mod profiles;
 mod reprice;
@@ -74,6 +77,17 @@ enum Command {
     /// would report it. User rules and thresholds come from billaudit.toml
     /// as for `audit`. See docs/at-scale.md.
     Sql(sql::SqlArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    ///
+    /// bash: `billaudit completions bash > ~/.local/share/bash-completion/completions/billaudit`;
+    /// zsh: into a directory of your `$fpath` as `_billaudit`; fish:
+    /// `> ~/.config/fish/completions/billaudit.fish`.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff): `billaudit man > ~/.local/share/man/man1/billaudit.1`.
+    ///
+    /// Without COMMAND, the main page billaudit(1); `billaudit man audit`
+    /// prints billaudit-audit(1), with every flag of that command.
+    Man(man::ManArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -101,5 +115,7 @@ pub fn run() -> u8 {
         Command::Lines(l) => lines::run(l),
         Command::Reprice(r) => reprice::run(r),
         Command::Sql(a) => sql::run(a),
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => man::run(a),
     }
 }

@@ -12,6 +12,7 @@ use billaudit::Options;
 use billaudit::config::{self, Config};
 use billaudit::ingest::{Origin, Source};
 use billaudit::pipeline::ProgressHook;
+use billaudit::report::paint::Paint;
 
 use super::EXIT_INPUT;
 
@@ -103,27 +104,42 @@ pub fn progress_hook(paths: &[String]) -> Option<ProgressHook> {
 }
 
 /// Writes report text to stdout. A closed pipe (`billaudit ... | head`) is
-/// not an error: it returns `Err(())` and the run ends quietly with 0.
+/// not an error and prints nothing: `broken` is set, later writes are
+/// dropped, and the command still ends with the exit code of its result
+/// (as ripgrep does; docs/decisions.md, "A closed pipe").
 pub struct Out {
     pub broken: bool,
 }
 
 impl Out {
     pub fn write(&mut self, text: &str) {
+        self.write_painted(text, Paint::Plain);
+    }
+
+    /// Writes text coloured by [`Paint::Ansi`] through anstream, which
+    /// passes the codes to a terminal that reads them and translates them
+    /// for an older Windows console.
+    pub fn write_painted(&mut self, text: &str, paint: Paint) {
         if self.broken {
             return;
         }
-        let mut stdout = io::stdout().lock();
-        if let Err(e) = stdout
-            .write_all(text.as_bytes())
-            .and_then(|_| stdout.flush())
-        {
+        let stdout = io::stdout().lock();
+        let result = match paint {
+            Paint::Plain => write_flushed(stdout, text),
+            Paint::Ansi => write_flushed(anstream::AutoStream::always(stdout), text),
+        };
+        if let Err(e) = result {
             if e.kind() != io::ErrorKind::BrokenPipe {
                 let _ = writeln!(io::stderr(), "billaudit: cannot write the report: {e}");
             }
             self.broken = true;
         }
     }
+}
+
+fn write_flushed(mut w: impl Write, text: &str) -> io::Result<()> {
+    w.write_all(text.as_bytes())?;
+    w.flush()
 }
 
 pub fn print_errors(report: &billaudit::Report) {

@@ -30,6 +30,11 @@ pub struct RepriceArgs {
     /// profiles and rules decide how the bill is read and classified).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+
+    // Accepted like every command's (`--color never` in scripts); the
+    // reprice table has no colours yet.
+    #[command(flatten)]
+    _color: super::color::ColorArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -67,7 +72,8 @@ pub fn run(r: RepriceArgs) -> u8 {
     let mut out = Out { broken: false };
     out.write(&text);
     print_errors(&report);
-    if !report.errors.is_empty() && !out.broken {
+    // A closed pipe leaves the exit code as the result decides it.
+    if !report.errors.is_empty() {
         EXIT_INPUT
     } else {
         EXIT_OK

@@ -1,6 +1,8 @@
 //! The exit policy of `billaudit audit` and `billaudit check`: which exit
-//! code a finished run ends with. The binary maps a closed stdout pipe to
-//! [`OK`] itself; everything else is decided here.
+//! code a finished run ends with, decided here from the result alone. A
+//! closed stdout pipe (`billaudit check ... | head -1`) does not change it:
+//! the binary stops writing quietly and still ends with this code, so a
+//! failing result is never exit 0 (docs/decisions.md, "A closed pipe").
 
 use crate::audit::Bill;
 use crate::error::Error;

@@ -6,14 +6,16 @@ use std::fmt::Write;
 use rust_decimal::Decimal;
 use unicode_width::UnicodeWidthStr;
 
+use super::paint::{Styled, Tone};
 use super::{Context, dec, summarise, term_text};
 use crate::audit::{Bill, above_threshold, percent};
 use crate::expect::Report;
 use crate::expect::Status;
 use crate::model::{Category, Check, Severity};
 
+/// The report for a terminal, escaped, coloured when `ctx.paint` says so.
 pub fn render(report: &Report, ctx: &Context) -> String {
-    let mut out = String::new();
+    let mut out = Styled::new();
     for bill in &report.bills {
         render_bill(&mut out, bill);
     }
@@ -90,21 +92,23 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             )
         }
     );
-    out
+    out.finish(ctx.paint)
 }
 
-fn render_expectations(out: &mut String, report: &Report) {
+fn render_expectations(out: &mut Styled, report: &Report) {
     let mut counts = [0usize; 5];
     for o in &report.expectations {
-        let (i, label) = match &o.status {
-            Status::Matched => (0, "ok"),
-            Status::Mismatch(_) => (1, "MISMATCH"),
-            Status::Missing => (2, "no expectation"),
-            Status::Blessed => (3, "blessed"),
-            Status::Broken(_) => (4, "BROKEN"),
+        let (i, label, tone) = match &o.status {
+            Status::Matched => (0, "ok", Tone::Good),
+            Status::Mismatch(_) => (1, "MISMATCH", Tone::Bad),
+            Status::Missing => (2, "no expectation", Tone::Caution),
+            Status::Blessed => (3, "blessed", Tone::Note),
+            Status::Broken(_) => (4, "BROKEN", Tone::Bad),
         };
         counts[i] += 1;
-        let _ = writeln!(out, "check {}: {label}", term_text(&o.path));
+        let _ = write!(out, "check {}: ", term_text(&o.path));
+        out.tone(tone, label);
+        let _ = writeln!(out);
         match &o.status {
             Status::Mismatch(diffs) => {
                 for d in diffs {
@@ -139,7 +143,7 @@ fn pad_right(s: &str, w: usize) -> String {
     format!("{s}{}", " ".repeat(w.saturating_sub(s.width())))
 }
 
-fn render_bill(out: &mut String, b: &Bill) {
+fn render_bill(out: &mut Styled, b: &Bill) {
     let cur = b.currency.as_deref().unwrap_or("currency unknown");
     let _ = writeln!(
         out,
@@ -149,7 +153,7 @@ fn render_bill(out: &mut String, b: &Bill) {
         term_text(cur)
     );
     if let Some(note) = &b.currency_note {
-        let _ = writeln!(out, "  note: {}", term_text(note));
+        note_line(out, note);
     }
     // Each reason a row was skipped, counted: `(2 summary, 1 blank)`.
     let k = &b.skipped;
@@ -258,18 +262,19 @@ fn render_bill(out: &mut String, b: &Bill) {
             // From the figures, not the findings: the check may be off.
             let fails =
                 above_threshold(Check::HiddenFeeShare, &b.totals, b.hidden_threshold) == Some(true);
-            let _ = writeln!(
+            let _ = write!(
                 out,
-                "  hidden fees {} = {} of subtotal, threshold {}  [{}]",
+                "  hidden fees {} = {} of subtotal, threshold {}  [",
                 dec(b.hidden),
                 percent(s),
                 percent(b.hidden_threshold),
-                if fails {
-                    "ABOVE THRESHOLD"
-                } else {
-                    "within threshold"
-                }
             );
+            if fails {
+                out.tone(Tone::Bad, "ABOVE THRESHOLD");
+            } else {
+                out.tone(Tone::Good, "within threshold");
+            }
+            let _ = writeln!(out, "]");
         }
         None => {
             let _ = writeln!(
@@ -280,7 +285,7 @@ fn render_bill(out: &mut String, b: &Bill) {
         }
     }
     for n in &b.notes {
-        let _ = writeln!(out, "  note: {}", term_text(n));
+        note_line(out, n);
     }
     if b.findings.is_empty() {
         let _ = writeln!(out, "  no findings");
@@ -297,21 +302,33 @@ fn render_bill(out: &mut String, b: &Bill) {
                 .as_deref()
                 .map(|r| format!(" [accepted: {}]", term_text(r)))
                 .unwrap_or_default();
+            let severity = f.severity.as_str();
+            let _ = write!(out, "    ");
+            out.tone(Tone::of(f.severity), severity);
             let _ = writeln!(
                 out,
-                "    {:<7}  {:<20}  {loc}: {}{accepted}",
-                f.severity.as_str(),
+                "{}  {:<20}  {loc}: {}{accepted}",
+                " ".repeat(7usize.saturating_sub(severity.len())),
                 f.code,
                 term_text(&f.message)
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "  result: {}",
-        if b.passed { "PASSED" } else { "FAILED" }
-    );
+    let _ = write!(out, "  result: ");
+    if b.passed {
+        out.tone(Tone::Good, "PASSED");
+    } else {
+        out.tone(Tone::Bad, "FAILED");
+    }
     let _ = writeln!(out);
+    let _ = writeln!(out);
+}
+
+/// `  note: ...`, the label in the note tone.
+fn note_line(out: &mut Styled, note: &str) {
+    let _ = write!(out, "  ");
+    out.tone(Tone::Note, "note");
+    let _ = writeln!(out, ": {}", term_text(note));
 }
 
 #[cfg(test)]
@@ -321,9 +338,9 @@ mod tests {
     /// The 10%-hidden bill of [`crate::report::test_bill`], as the human
     /// report shows it.
     fn report_of(toml: &str) -> String {
-        let mut out = String::new();
+        let mut out = Styled::new();
         render_bill(&mut out, &crate::report::test_bill(toml));
-        out
+        out.as_str().to_string()
     }
 
     #[test]

@@ -3,7 +3,10 @@
 
 use serde::Serialize;
 
+use std::fmt::Write;
+
 use super::csv::safe_cell;
+use super::paint::{Paint, Styled, Tone};
 use super::term_text;
 use crate::model::LineItem;
 
@@ -37,8 +40,10 @@ pub fn header(format: LinesFormat) -> String {
     }
 }
 
-/// One item; `first` is true for the first item written.
-pub fn item(format: LinesFormat, path: &str, item: &LineItem, first: bool) -> String {
+/// One item; `first` is true for the first item written. In the human
+/// format with [`Paint::Ansi`], a hidden-fee category is in the caution
+/// colour; CSV and JSON are never painted.
+pub fn item(format: LinesFormat, path: &str, item: &LineItem, first: bool, paint: Paint) -> String {
     match format {
         // Bill text is escaped for the terminal (`\u{1b}`); CSV and JSON
         // keep it as the bill wrote it.
@@ -48,12 +53,22 @@ pub fn item(format: LinesFormat, path: &str, item: &LineItem, first: bool) -> St
                 Some(c) => format!("{} {}", item.amount, term_text(c)),
                 None => item.amount.to_string(),
             };
-            format!(
-                "{loc:<28} {:<15} {amount:>14}  {:<28} {}\n",
-                item.category.as_str(),
+            let mut out = Styled::new();
+            let category = item.category.as_str();
+            let _ = write!(out, "{loc:<28} ");
+            if item.category.is_hidden() {
+                out.tone(Tone::Caution, category);
+            } else {
+                out.push(category);
+            }
+            let _ = writeln!(
+                out,
+                "{} {amount:>14}  {:<28} {}",
+                " ".repeat(15usize.saturating_sub(category.len())),
                 term_text(&item.rule),
                 term_text(&item.description)
-            )
+            );
+            out.finish(paint)
         }
         LinesFormat::Csv => {
             let mut w = ::csv::WriterBuilder::new().from_writer(Vec::new());

@@ -9,6 +9,7 @@ pub mod json;
 pub mod junit;
 pub mod lines;
 pub mod markdown;
+pub mod paint;
 pub mod sarif;
 
 use rust_decimal::Decimal;
@@ -43,6 +44,8 @@ pub struct Context {
     pub fail_on: Severity,
     /// `billaudit check`: expectation results are the verdict.
     pub check: bool,
+    /// Colour in the human report (no other format is ever painted).
+    pub paint: paint::Paint,
 }
 
 impl Default for Context {
@@ -50,6 +53,7 @@ impl Default for Context {
         Context {
             fail_on: Severity::Error,
             check: false,
+            paint: paint::Paint::Plain,
         }
     }
 }
@@ -57,7 +61,8 @@ impl Default for Context {
 /// Renders a whole report in the chosen format.
 pub fn render(report: &Report, format: Format, ctx: &Context) -> String {
     match format {
-        Format::Human => term_report(human::render(report, ctx)),
+        // Escaped (`term_report`) piece by piece in `paint::Styled`.
+        Format::Human => human::render(report, ctx),
         Format::Json => json::render(report),
         Format::Jsonl => json::render_lines(report),
         Format::Csv => csv::render(report),

@@ -418,9 +418,12 @@ fn fail_fast_stops_and_keep_going_does_not() {
 }
 
 #[test]
-fn a_closed_pipe_ends_quietly_with_0() {
+fn a_closed_pipe_ends_quietly_with_the_results_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     many_bills(dir.path(), 200);
+    // The exit code of the run read to the end; a closed pipe must not change it.
+    let full = run_in(dir.path(), &["audit", "--format", "json", "."]);
+    assert_eq!(full.status.code(), Some(1), "some of the bills fail");
     for format in ["json", "jsonl"] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_billaudit"))
             .args(["audit", "--format", format, "."])
@@ -431,7 +434,12 @@ fn a_closed_pipe_ends_quietly_with_0() {
             .unwrap();
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{format}: {}", stderr(&out));
+        assert_eq!(
+            out.status.code(),
+            full.status.code(),
+            "{format}: {}",
+            stderr(&out)
+        );
         assert!(stderr(&out).is_empty(), "{}", stderr(&out));
     }
 }

@@ -28,6 +28,7 @@ mod real_files;
 mod reconcile;
 mod reprice;
 mod scale;
+mod shell;
 mod sql;
 mod terminal;
 mod text_invoices;
