@@ -105,6 +105,8 @@ pub enum FormatArg {
     Sarif,
     /// GitHub Actions annotations (`::error file=...,line=...::`).
     Github,
+    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
+    Gitlab,
     /// One self-contained HTML page with charts (`> report.html`).
     Html,
 }
@@ -120,6 +122,7 @@ impl FormatArg {
             FormatArg::Junit => Format::Junit,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
+            FormatArg::Gitlab => Format::Gitlab,
             FormatArg::Html => Format::Html,
         }
     }

@@ -65,6 +65,7 @@ pub fn run(a: AuditArgs) -> u8 {
         let ctx = Context {
             fail_on: opts.policy.fail_on,
             check: false,
+            require_expectations: false,
         };
         out.write(&report::render(&report, format, &ctx));
         report

@@ -49,6 +49,7 @@ pub fn run(c: CheckArgs) -> u8 {
         let ctx = Context {
             fail_on: opts.policy.fail_on,
             check: true,
+            require_expectations: c.require_expectations,
         };
         out.write(&report::render(&report, format, &ctx));
     }
