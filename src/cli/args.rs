@@ -108,6 +108,8 @@ pub enum FormatArg {
     Sarif,
     /// GitHub Actions annotations (`::error file=...,line=...::`).
     Github,
+    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
+    Gitlab,
     /// One self-contained HTML page with charts (`> report.html`).
     Html,
 }
@@ -123,6 +125,7 @@ impl FormatArg {
             FormatArg::Junit => Format::Junit,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
+            FormatArg::Gitlab => Format::Gitlab,
             FormatArg::Html => Format::Html,
         }
     }

@@ -49,6 +49,7 @@ pub fn run(c: CheckArgs) -> u8 {
             fail_on: opts.policy.fail_on,
             check: true,
             paint: c.common.color.paint(format == Format::Human),
+            require_expectations: c.require_expectations,
         };
         out.write_painted(&report::render(&report, format, &ctx), ctx.paint);
     }

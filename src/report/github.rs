@@ -4,6 +4,7 @@
 
 use crate::expect::Report;
 use crate::expect::Status;
+use crate::report::{INPUT_ERROR, expectation_code};
 
 /// Escapes a message (data) of a workflow command; other control
 /// characters (an ESC sequence, which Actions logs render) as in the
@@ -46,7 +47,7 @@ pub fn render(report: &Report) -> String {
         };
         let line = line.map(|l| format!(",line={l}")).unwrap_or_default();
         out.push_str(&format!(
-            "::error file={}{line},title=input-error::{}\n",
+            "::error file={}{line},title={INPUT_ERROR}::{}\n",
             prop(&file),
             data(&e.to_string())
         ));
@@ -57,9 +58,9 @@ pub fn render(report: &Report) -> String {
             Status::Broken(m) => Some(m.clone()),
             _ => None,
         };
-        if let Some(msg) = msg {
+        if let (Some(msg), Some(code)) = (msg, expectation_code(&o.status)) {
             out.push_str(&format!(
-                "::error file={},title=expectation-mismatch::{}\n",
+                "::error file={},title={code}::{}\n",
                 prop(&o.path),
                 data(&msg)
             ));

@@ -1,13 +1,14 @@
 //! `--format junit`: JUnit XML (written by `quick-junit`). One testsuite per
 //! bill, one testcase per check, failing where the check fails at or above
-//! `--fail-on`. For `check`, each bill file gets an `expectation` testcase.
+//! `--fail-on`. For `check`, each bill file gets one `expectation`
+//! testcase: in the suite of its (first) bill, merged bills included, or of
+//! its input error, or in a suite of its own.
 
 use quick_junit::{NonSuccessKind, Report as JUnit, TestCase, TestCaseStatus, TestSuite};
 
-use super::Context;
+use super::{Context, INPUT_ERROR, expectation_code};
 use crate::audit::CHECKS;
-use crate::expect::Report;
-use crate::expect::Status;
+use crate::expect::{Outcome, Report, Status};
 
 fn suite_name(path: &str, currency: Option<&str>) -> String {
     match currency {
@@ -16,8 +17,30 @@ fn suite_name(path: &str, currency: Option<&str>) -> String {
     }
 }
 
+/// Whether `outcome` is the expectation of the bill reported as `bill`: the
+/// same file, or the first part of a merged bill (`a_1.csv + a_2.csv`).
+fn belongs(outcome: &Outcome, bill: &str) -> bool {
+    bill == outcome.path
+        || bill
+            .strip_prefix(outcome.path.as_str())
+            .is_some_and(|rest| rest.starts_with(" + "))
+}
+
+/// The first expectation not yet given a testcase that belongs to `bill`;
+/// marked as given.
+fn take<'a>(report: &'a Report, given: &mut [bool], bill: &str) -> Option<&'a Outcome> {
+    let i = report
+        .expectations
+        .iter()
+        .enumerate()
+        .position(|(i, o)| !given[i] && belongs(o, bill))?;
+    given[i] = true;
+    Some(&report.expectations[i])
+}
+
 pub fn render(report: &Report, ctx: &Context) -> String {
     let mut junit = JUnit::new("billaudit");
+    let mut given = vec![false; report.expectations.len()];
     for b in &report.bills {
         let name = suite_name(&b.path, b.currency.as_deref());
         let mut suite = TestSuite::new(name.as_str());
@@ -56,7 +79,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             suite.add_test_case(case);
         }
         if ctx.check {
-            if let Some(o) = report.expectations.iter().find(|o| o.path == b.path) {
+            if let Some(o) = take(report, &mut given, &b.path) {
                 suite.add_test_case(expectation_case(o, &name));
             }
         }
@@ -66,26 +89,34 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         let path = e.path().unwrap_or("input").to_string();
         let mut suite = TestSuite::new(path.as_str());
         if ctx.check {
-            if let Some(o) = report.expectations.iter().find(|o| o.path == path) {
+            if let Some(o) = take(report, &mut given, &path) {
                 suite.add_test_case(expectation_case(o, &path));
                 junit.add_test_suite(suite);
                 continue;
             }
         }
         let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-        s.set_type("input-error");
+        s.set_type(INPUT_ERROR);
         s.set_message(e.to_string());
         let mut case = TestCase::new("read", s);
         case.set_classname(path.as_str());
         suite.add_test_case(case);
         junit.add_test_suite(suite);
     }
+    // An expectation whose file gave neither a bill nor an error of that name.
+    if ctx.check {
+        for (o, _) in report.expectations.iter().zip(&given).filter(|(_, g)| !**g) {
+            let mut suite = TestSuite::new(o.path.as_str());
+            suite.add_test_case(expectation_case(o, &o.path));
+            junit.add_test_suite(suite);
+        }
+    }
     let mut out = junit.to_string().unwrap_or_default();
     out.push('\n');
     out
 }
 
-fn expectation_case(o: &crate::expect::Outcome, classname: &str) -> TestCase {
+fn expectation_case(o: &Outcome, classname: &str) -> TestCase {
     let status = match &o.status {
         Status::Matched | Status::Blessed => TestCaseStatus::success(),
         Status::Missing => {
@@ -95,14 +126,14 @@ fn expectation_case(o: &crate::expect::Outcome, classname: &str) -> TestCase {
         }
         Status::Mismatch(d) => {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            s.set_type("expectation-mismatch");
+            s.set_type(expectation_code(&o.status).unwrap_or_default());
             s.set_message(format!("{} differs from {}", o.path, o.expectation));
             s.set_description(d.join("\n"));
             s
         }
         Status::Broken(m) => {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-            s.set_type("expectation-broken");
+            s.set_type(expectation_code(&o.status).unwrap_or_default());
             s.set_message(m.as_str());
             s
         }

@@ -7,8 +7,12 @@ use crate::audit::percent;
 use crate::expect::Report;
 use crate::expect::Status;
 
-/// Escapes text for a markdown table cell.
-fn cell(s: &str) -> String {
+/// Escapes bill text (paths, messages, currencies) for a markdown table
+/// cell, so that it is shown as written: no raw HTML (`<`, `>`, `&` as
+/// entities), no emphasis, code, link, strikethrough or math (`*`, `_`,
+/// `` ` ``, `[`, `]`, `~`, `$` and `\` backslash-escaped), no extra cell
+/// (`|` escaped) and no line break.
+pub fn cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -16,7 +20,8 @@ fn cell(s: &str) -> String {
             '\n' | '\r' => out.push(' '),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '`' | '*' | '_' | '[' | ']' => {
+            '&' => out.push_str("&amp;"),
+            '`' | '*' | '_' | '[' | ']' | '\\' | '~' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -62,7 +67,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             s.push_str(&format!(
                 "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 cell(&b.path),
-                b.currency.as_deref().unwrap_or("?"),
+                cell(b.currency.as_deref().unwrap_or("?")),
                 dec(b.total),
                 dec(b.hidden),
                 b.hidden_share.map(percent).unwrap_or_else(|| "n/a".into()),
@@ -80,7 +85,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
                 .collect();
             s.push_str(&format!(
                 "| {} | {} | {} | {} | {} | {} |\n",
-                c.currency.as_deref().unwrap_or("?"),
+                cell(c.currency.as_deref().unwrap_or("?")),
                 c.bills,
                 c.failed,
                 dec(c.total),

@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod github;
+pub mod gitlab;
 pub mod html;
 pub mod human;
 pub mod json;
@@ -15,7 +16,7 @@ pub mod sarif;
 use rust_decimal::Decimal;
 
 use crate::audit::{Bill, share};
-use crate::expect::Report;
+use crate::expect::{Report, Status};
 use crate::model::Severity;
 /// Re-exported where the reports always found them.
 pub use crate::model::dec;
@@ -33,8 +34,129 @@ pub enum Format {
     Junit,
     Sarif,
     Github,
+    /// GitLab Code Quality JSON (`report/gitlab.rs`).
+    Gitlab,
     /// A self-contained HTML page with charts (`report/html/`).
     Html,
+}
+
+/// What a result weighs in the run's verdict: the formats with levels
+/// (SARIF, GitLab) say it as the exit code does (docs/output-formats.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Weight {
+    /// Reported, and cannot fail the run: an accepted finding, an input
+    /// error that the bill's expectation records.
+    Accepted,
+    /// Reported, below the fail level (or a finding under `check`, whose
+    /// verdict is the expectations).
+    Reported,
+    /// Fails the run with exit code 1: a finding at or above `--fail-on`
+    /// (`audit`), a broken, mismatched or required-but-missing expectation
+    /// (`check`).
+    Fails,
+    /// Fails the run with exit code 2: an input that could not be audited.
+    InputError,
+}
+
+/// A result that is not a finding: an input error, or an expectation of
+/// `check` that failed. `code` is its rule / check name in SARIF and GitLab.
+#[derive(Debug, Clone)]
+pub struct Other {
+    pub code: &'static str,
+    pub path: String,
+    pub line: Option<u64>,
+    pub message: String,
+    pub weight: Weight,
+}
+
+/// The rule id of an input that could not be audited.
+pub const INPUT_ERROR: &str = "input-error";
+
+/// The rule id of an expectation of `check` that did not hold: the audit
+/// differs from it, it cannot be read, or it is missing (a failure only
+/// under `--require-expectations`).
+pub fn expectation_code(s: &Status) -> Option<&'static str> {
+    match s {
+        Status::Mismatch(_) => Some("expectation-mismatch"),
+        Status::Broken(_) => Some("expectation-broken"),
+        Status::Missing => Some("expectation-missing"),
+        Status::Matched | Status::Blessed => None,
+    }
+}
+
+impl Context {
+    /// How a finding weighs: accepted ones never fail; under `check` the
+    /// findings do not fail the run (the expectations do).
+    pub fn weigh(&self, f: &crate::model::Finding) -> Weight {
+        if f.accepted.is_some() {
+            Weight::Accepted
+        } else if !self.check && f.fails(self.fail_on) {
+            Weight::Fails
+        } else {
+            Weight::Reported
+        }
+    }
+
+    /// The input errors and failed expectations of a report, weighed as
+    /// [`crate::expect::exit`] does: an input error that a matched
+    /// expectation records is [`Weight::Accepted`]; a missing expectation
+    /// is reported only under `--require-expectations`.
+    pub fn others(&self, report: &Report) -> Vec<Other> {
+        let mut out = Vec::new();
+        let unexpected =
+            crate::expect::exit::unexpected_errors(&report.expectations, &report.errors);
+        for e in &report.errors {
+            let line = match e {
+                crate::Error::Input(i) => i.line,
+                _ => None,
+            };
+            let expected = self.check && !unexpected.iter().any(|u| std::ptr::eq(*u, e));
+            out.push(Other {
+                code: INPUT_ERROR,
+                path: e.path().unwrap_or("").to_string(),
+                line,
+                message: e.to_string(),
+                weight: if expected {
+                    Weight::Accepted
+                } else {
+                    Weight::InputError
+                },
+            });
+        }
+        for o in &report.expectations {
+            let message = match &o.status {
+                Status::Mismatch(d) => format!(
+                    "{} differs from {}: {}",
+                    o.path,
+                    o.expectation,
+                    d.join("; ")
+                ),
+                Status::Broken(m) => format!("{} is broken: {m}", o.expectation),
+                Status::Missing if self.require_expectations => {
+                    format!(
+                        "{} has no expectation ({} is missing)",
+                        o.path, o.expectation
+                    )
+                }
+                _ => continue,
+            };
+            // A broken expectation is located at itself, the others at the bill.
+            let path = match o.status {
+                Status::Broken(_) => o.expectation.clone(),
+                _ => o.path.clone(),
+            };
+            if let Some(code) = expectation_code(&o.status) {
+                out.push(Other {
+                    code,
+                    path,
+                    line: None,
+                    message,
+                    weight: Weight::Fails,
+                });
+            }
+        }
+        out
+    }
 }
 
 /// What the renderers need to know besides the report itself.
@@ -46,6 +168,9 @@ pub struct Context {
     pub check: bool,
     /// Colour in the human report (no other format is ever painted).
     pub paint: paint::Paint,
+    /// `billaudit check --require-expectations`: a bill without an
+    /// expectation fails the run.
+    pub require_expectations: bool,
 }
 
 impl Default for Context {
@@ -54,6 +179,7 @@ impl Default for Context {
             fail_on: Severity::Error,
             check: false,
             paint: paint::Paint::Plain,
+            require_expectations: false,
         }
     }
 }
@@ -68,8 +194,9 @@ pub fn render(report: &Report, format: Format, ctx: &Context) -> String {
         Format::Csv => csv::render(report),
         Format::Markdown => term_report(markdown::render(report, ctx)),
         Format::Junit => junit::render(report, ctx),
-        Format::Sarif => sarif::render(report),
+        Format::Sarif => sarif::render(report, ctx),
         Format::Github => github::render(report),
+        Format::Gitlab => gitlab::render(report, ctx),
         Format::Html => html::render(report),
     }
 }

@@ -1,11 +1,17 @@
 //! `--format sarif`: SARIF 2.1.0. Rule ids are the check codes, with their
 //! documentation; results carry the file and, where known, the line.
+//!
+//! Levels say what the exit code says ([`Context::weigh`]): `error` for a
+//! result that fails the run (a finding at or above `--fail-on` in
+//! `audit`, a failed expectation in `check`, an input error), `warning` for
+//! one that does not, `note` for an accepted finding (with its reason) and
+//! an input error that the bill's expectation records.
 
 use serde_json::{Value, json};
 
+use super::{Context, INPUT_ERROR, Weight, expectation_code};
 use crate::audit::CHECKS;
-use crate::expect::Report;
-use crate::expect::Status;
+use crate::expect::{Report, Status};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -33,7 +39,26 @@ fn uri(path: &str) -> String {
     out
 }
 
-pub fn render(report: &Report) -> String {
+/// The SARIF level of a result of this weight.
+pub fn level(w: Weight) -> &'static str {
+    match w {
+        Weight::Fails | Weight::InputError => "error",
+        Weight::Reported => "warning",
+        Weight::Accepted => "note",
+    }
+}
+
+fn rule(id: &str, short: &str, full: &str) -> Value {
+    json!({
+        "id": id,
+        "name": id,
+        "shortDescription": { "text": short },
+        "fullDescription": { "text": full },
+        "defaultConfiguration": { "level": "error" },
+    })
+}
+
+fn rules() -> Vec<Value> {
     let mut rules: Vec<Value> = CHECKS
         .iter()
         .map(|c| {
@@ -47,30 +72,48 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
-    rules.push(json!({
-        "id": "input-error",
-        "name": "input-error",
-        "shortDescription": { "text": "the input could not be audited" },
-        "fullDescription": { "text": "The file is missing, empty, binary, not a bill, or malformed at the line given." },
-        "defaultConfiguration": { "level": "error" },
-    }));
-    rules.push(json!({
-        "id": "expectation-mismatch",
-        "name": "expectation-mismatch",
-        "shortDescription": { "text": "the audit differs from the bill's .expect.toml (billaudit check)" },
-        "defaultConfiguration": { "level": "error" },
-    }));
+    rules.push(rule(
+        INPUT_ERROR,
+        "the input could not be audited",
+        "The file is missing, empty, binary, not a bill, or malformed at the line given.",
+    ));
+    let expectation = |s: &Status, short: &str, full: &str| {
+        rule(expectation_code(s).unwrap_or_default(), short, full)
+    };
+    rules.push(expectation(
+        &Status::Mismatch(Vec::new()),
+        "the audit differs from the bill's .expect.toml (billaudit check)",
+        "billaudit check: a figure or a finding of the audit differs from the bill's expectation file.",
+    ));
+    rules.push(expectation(
+        &Status::Broken(String::new()),
+        "the bill's .expect.toml cannot be read (billaudit check)",
+        "billaudit check: the expectation file is not valid TOML or has unknown fields.",
+    ));
+    rules.push(expectation(
+        &Status::Missing,
+        "the bill has no .expect.toml (billaudit check --require-expectations)",
+        "billaudit check --require-expectations: every bill needs an expectation file beside it.",
+    ));
+    rules
+}
+
+pub fn render(report: &Report, ctx: &Context) -> String {
     let mut results: Vec<Value> = Vec::new();
     for b in &report.bills {
         for f in &b.findings {
+            let text = match &f.accepted {
+                Some(reason) => format!("{} [accepted: {reason}]", f.message),
+                None => f.message.clone(),
+            };
             let mut r = json!({
                 "ruleId": f.code,
-                "level": f.severity.as_str(),
-                "message": { "text": f.message },
+                "level": level(ctx.weigh(f)),
+                "message": { "text": text },
                 "locations": location(&f.path, f.line),
             });
-            // An accepted finding (billaudit.toml `[[accept]]`) is a SARIF
-            // suppression: code-scanning tools show it as dismissed.
+            // An accepted finding (billaudit.toml `[[accept]]`) is also a
+            // SARIF suppression: code-scanning tools show it as dismissed.
             if let (Some(reason), Some(obj)) = (&f.accepted, r.as_object_mut()) {
                 obj.insert(
                     "suppressions".into(),
@@ -80,27 +123,13 @@ pub fn render(report: &Report) -> String {
             results.push(r);
         }
     }
-    for e in &report.errors {
-        let line = match e {
-            crate::Error::Input(i) => i.line,
-            _ => None,
-        };
+    for o in ctx.others(report) {
         results.push(json!({
-            "ruleId": "input-error",
-            "level": "error",
-            "message": { "text": e.to_string() },
-            "locations": location(e.path().unwrap_or(""), line),
+            "ruleId": o.code,
+            "level": level(o.weight),
+            "message": { "text": o.message },
+            "locations": location(&o.path, o.line),
         }));
-    }
-    for o in &report.expectations {
-        if let Status::Mismatch(d) = &o.status {
-            results.push(json!({
-                "ruleId": "expectation-mismatch",
-                "level": "error",
-                "message": { "text": d.join("\n") },
-                "locations": location(&o.path, None),
-            }));
-        }
     }
     let doc = json!({
         "$schema": SCHEMA,
@@ -109,7 +138,7 @@ pub fn render(report: &Report) -> String {
             "tool": { "driver": {
                 "name": "billaudit",
                 "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
+                "rules": rules(),
             }},
             "results": results,
         }],

@@ -13,6 +13,7 @@ mod diagnostics;
 mod docs;
 mod fixtures_csv;
 mod focus_toolkit;
+mod formats;
 mod gpu_checks;
 mod headers;
 mod hostile;
