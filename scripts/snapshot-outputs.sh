@@ -16,7 +16,7 @@ inputs=$(
   { find fixtures tests/data -type f ! -name '*.toml' ! -name '*.md' ! -name 'LICENSE*' ! -name '*.expected*';
     [ -d "$real" ] && find "$real" -type f \( -name '*.csv' -o -name '*.gz' -o -name '*.zip' \); } | LC_ALL=C sort
 )
-formats="json human csv markdown junit sarif github html"
+formats="json human csv markdown junit sarif github gitlab html"
 for f in $inputs; do
   key=$(printf '%s' "$f" | tr '/' '_')
   for fmt in $formats; do
