@@ -18,8 +18,8 @@ pub struct CommonArgs {
     pub paths: Vec<String>,
 
     /// Output format; `html` is one self-contained page with charts (`> report.html`).
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    pub format: FormatArg,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 
     /// Lowest severity that fails the run (exit code 1) [default: error, or billaudit.toml's fail-on].
     #[arg(long, value_enum)]
@@ -88,47 +88,6 @@ pub enum CostArg {
     List,
     /// ContractedCost: negotiated prices before commitments.
     Contracted,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    /// Tables and findings for people (default).
-    Human,
-    /// One JSON document (docs/json-output.md).
-    Json,
-    /// One JSON object per bill, streamed as each finishes.
-    Jsonl,
-    /// One CSV row per bill, safe to open in a spreadsheet.
-    Csv,
-    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
-    Markdown,
-    /// JUnit XML: a testsuite per bill, a testcase per check.
-    Junit,
-    /// SARIF 2.1.0 for code-scanning tools.
-    Sarif,
-    /// GitHub Actions annotations (`::error file=...,line=...::`).
-    Github,
-    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
-    Gitlab,
-    /// One self-contained HTML page with charts (`> report.html`).
-    Html,
-}
-
-impl FormatArg {
-    pub fn format(self) -> Format {
-        match self {
-            FormatArg::Human => Format::Human,
-            FormatArg::Json => Format::Json,
-            FormatArg::Jsonl => Format::Jsonl,
-            FormatArg::Csv => Format::Csv,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Junit => Format::Junit,
-            FormatArg::Sarif => Format::Sarif,
-            FormatArg::Github => Format::Github,
-            FormatArg::Gitlab => Format::Gitlab,
-            FormatArg::Html => Format::Html,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -22,21 +22,30 @@ use crate::model::Severity;
 pub use crate::model::dec;
 pub use crate::terminal::{term_report, term_text};
 
-/// Output formats of `billaudit audit` and `billaudit check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Output formats of `billaudit audit` and `billaudit check`. The doc
+/// comments are the `--format` help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
+    /// Tables and findings for people (default).
     #[default]
     Human,
+    /// One JSON document (docs/json-output.md).
     Json,
+    /// One JSON object per bill, streamed as each finishes.
     Jsonl,
+    /// One CSV row per bill, safe to open in a spreadsheet.
     Csv,
+    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
     Markdown,
+    /// JUnit XML: a testsuite per bill, a testcase per check.
     Junit,
+    /// SARIF 2.1.0 for code-scanning tools.
     Sarif,
+    /// GitHub Actions annotations (`::error file=...,line=...::`).
     Github,
-    /// GitLab Code Quality JSON (`report/gitlab.rs`).
+    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
     Gitlab,
-    /// A self-contained HTML page with charts (`report/html/`).
+    /// One self-contained HTML page with charts (`> report.html`).
     Html,
 }
 
