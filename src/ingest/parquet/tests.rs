@@ -1,0 +1,180 @@
+use super::cell::{self, Kind, Unit};
+use super::*;
+
+fn text(f: impl FnOnce(&mut String) -> std::result::Result<(), String>) -> String {
+    let mut s = String::new();
+    f(&mut s).expect("a text");
+    s
+}
+
+#[test]
+fn decimals_keep_their_scale() {
+    let d = |v: i128, s: u32| {
+        let mut out = String::new();
+        cell::decimal(v, s, &mut out);
+        out
+    };
+    // 12345 / 10^2 = 123.45; -5 / 10^3 = -0.005; 7 / 10^0 = 7.
+    assert_eq!(d(12345, 2), "123.45");
+    assert_eq!(d(-5, 3), "-0.005");
+    assert_eq!(d(7, 0), "7");
+    assert_eq!(d(0, 10), "0.0000000000");
+    // 10^38 - 1 with 10 decimals: 28 nines, a point, 10 nines.
+    let max = 10i128.pow(38) - 1;
+    assert_eq!(d(max, 10), format!("{}.{}", "9".repeat(28), "9".repeat(10)));
+}
+
+#[test]
+fn decimal_bytes_are_big_endian_twos_complement() {
+    assert_eq!(cell::decimal_bytes(&[0x01, 0x00]), Ok(256));
+    assert_eq!(cell::decimal_bytes(&[0xFF]), Ok(-1));
+    assert_eq!(cell::decimal_bytes(&[0xFF, 0x38]), Ok(-200));
+    // 17 bytes that only sign-extend 16 are fine; one that does not is an error.
+    let mut wide = vec![0xFF; 17];
+    wide[16] = 0xFE;
+    assert_eq!(cell::decimal_bytes(&wide), Ok(-2));
+    let mut too_wide = vec![0u8; 17];
+    too_wide[0] = 1;
+    assert!(cell::decimal_bytes(&too_wide).is_err());
+    // 0x00 followed by 16 bytes of 0xFF is 2^128 - 1: positive, too wide.
+    let mut positive = vec![0xFF; 17];
+    positive[0] = 0;
+    assert!(cell::decimal_bytes(&positive).is_err());
+    assert!(cell::decimal_bytes(&[]).is_err());
+}
+
+#[test]
+fn integers_dates_and_timestamps() {
+    assert_eq!(text(|o| cell::integer(Kind::Signed, -42, 32, o)), "-42");
+    // -1 in 32 bits unsigned is 2^32 - 1 = 4294967295.
+    assert_eq!(
+        text(|o| cell::integer(Kind::Unsigned, -1, 32, o)),
+        "4294967295"
+    );
+    // 19723 days after 1970-01-01: 54 years (13 leap days) = 19723 -> 2024-01-01.
+    assert_eq!(
+        text(|o| cell::integer(Kind::Date, 19723, 32, o)),
+        "2024-01-01"
+    );
+    // 1704067200 s = 2024-01-01T00:00:00Z; + 5 ms.
+    let ts = |v, unit, utc| text(|o| cell::integer(Kind::Timestamp { unit, utc }, v, 64, o));
+    assert_eq!(
+        ts(1_704_067_200_005, Unit::Millis, true),
+        "2024-01-01T00:00:00.005Z"
+    );
+    assert_eq!(
+        ts(1_704_067_200_000_000, Unit::Micros, false),
+        "2024-01-01T00:00:00"
+    );
+    assert_eq!(
+        ts(1_704_067_200_000_000_001, Unit::Nanos, true),
+        "2024-01-01T00:00:00.000000001Z"
+    );
+    // One millisecond before the epoch.
+    assert_eq!(ts(-1, Unit::Millis, true), "1969-12-31T23:59:59.999Z");
+    // 3661 s = 01:01:01.
+    assert_eq!(
+        text(|o| cell::integer(Kind::Time { unit: Unit::Millis }, 3_661_000, 32, o)),
+        "01:01:01"
+    );
+    let mut out = String::new();
+    assert!(cell::integer(Kind::Date, i64::MAX, 64, &mut out).is_err());
+    assert!(
+        cell::integer(
+            Kind::Timestamp {
+                unit: Unit::Millis,
+                utc: true
+            },
+            i64::MAX,
+            64,
+            &mut out
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn int96_is_julian_day_and_nanoseconds() {
+    // Julian day 2440588 is 1970-01-01; 1 s = 10^9 ns in the low word.
+    assert_eq!(
+        text(|o| cell::int96(&[1_000_000_000, 0, 2_440_588], o)),
+        "1970-01-01T00:00:01Z"
+    );
+}
+
+#[test]
+fn floats_are_the_shortest_round_trip_and_never_an_exponent() {
+    let f = |v: f64| text(|o| cell::float(v, None, o));
+    assert_eq!(f(0.1 + 0.2), "0.30000000000000004");
+    assert_eq!(f(1e-7), "0.0000001");
+    assert_eq!(f(1e21), "1000000000000000000000");
+    assert_eq!(f(2.5), "2.5");
+    // The f32 0.1 prints as 0.1, not as its f64 widening 0.10000000149011612.
+    assert_eq!(
+        text(|o| cell::float(f64::from(0.1f32), Some(0.1f32), o)),
+        "0.1"
+    );
+    let mut out = String::new();
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let e = cell::float(bad, None, &mut out).expect_err("no decimal");
+        assert!(e.contains("not a number"), "{e}");
+    }
+}
+
+#[test]
+fn bytes_are_utf8_or_an_error() {
+    assert_eq!(
+        text(|o| cell::bytes(Kind::Text, "東京".as_bytes(), o)),
+        "東京"
+    );
+    assert_eq!(
+        text(|o| cell::bytes(Kind::Decimal { scale: 2 }, &[0x30, 0x39], o)),
+        // 0x3039 = 12345.
+        "123.45"
+    );
+    let e = cell::bytes(Kind::Text, b"ab\xFF", &mut String::new()).expect_err("not UTF-8");
+    assert!(e.contains("offset 2"), "{e}");
+}
+
+#[test]
+fn lines_quote_what_csv_needs_quoted() {
+    let mut out = Vec::new();
+    write_line(&mut out, ["a", "b,c", "say \"hi\"", "x\ny", ""].into_iter());
+    assert_eq!(out, b"a,\"b,c\",\"say \"\"hi\"\"\",\"x\ny\",\n");
+}
+
+#[test]
+fn magic_is_par1_then_binary() {
+    assert!(is_parquet(b"PAR1\x15\x04"));
+    assert!(is_parquet(b"PARE\x15"));
+    // A CSV header that starts with the same letters is text.
+    assert!(!is_parquet(b"PARENT_ID,cost\n"));
+    assert!(!is_parquet(b"PAR1,cost\n"));
+    assert!(!is_parquet(b"PK\x03\x04"));
+}
+
+#[test]
+fn frames_are_checked_before_the_footer_is_read() {
+    let err = |bytes: &[u8]| {
+        open_bytes("x.parquet", bytes.to_vec())
+            .expect_err("refused")
+            .to_string()
+    };
+    assert!(err(b"PAR1").contains("truncated"));
+    assert!(err(b"PAR1\x15\x00\x00\x00\x00\x00\x00\x00XXXX").contains("does not end in the magic"));
+    // A footer length of 0xFFFFFFF0 in a file of 16 bytes.
+    assert!(err(b"PAR1\x15\x00\x00\x00\xF0\xFF\xFF\xFFPAR1").contains("claims 4294967280 bytes"));
+    assert!(err(b"PARE\x15\x00\x00\x00\x04\x00\x00\x00PARE").contains("encrypted"));
+    // A sane frame around a footer that is not Thrift.
+    assert!(
+        err(b"PAR1\xFF\xFF\xFF\xFF\x04\x00\x00\x00PAR1").contains("not a readable Parquet file")
+    );
+}
+
+#[test]
+fn a_stream_is_held_only_up_to_its_limit() {
+    let e = read_stream("-", b"PAR1".to_vec(), &[0u8; 100][..], Some(50)).expect_err("over");
+    assert!(e.to_string().contains("larger than 50 bytes"), "{e}");
+    let ok = read_stream("-", b"PAR1".to_vec(), &[0u8; 10][..], Some(50)).expect("under");
+    assert_eq!(ok.len(), 14);
+}
