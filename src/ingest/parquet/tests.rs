@@ -178,3 +178,25 @@ fn a_stream_is_held_only_up_to_its_limit() {
     let ok = read_stream("-", b"PAR1".to_vec(), &[0u8; 10][..], Some(50)).expect("under");
     assert_eq!(ok.len(), 14);
 }
+
+#[test]
+fn parquet_part_files_are_parts() {
+    use crate::ingest::part_key;
+    use std::path::PathBuf;
+    let key = |name: &str| part_key(Path::new(name));
+    // AWS Data Exports: `NAME-00001.snappy.parquet`.
+    assert_eq!(
+        key("cur2-00001.snappy.parquet"),
+        Some((PathBuf::from("cur2"), ".snappy.parquet".into(), 1))
+    );
+    assert_eq!(
+        key("x_00002.zstd.parquet"),
+        Some((PathBuf::from("x"), ".zstd.parquet".into(), 2))
+    );
+    assert_eq!(
+        key("bill_3.parquet"),
+        Some((PathBuf::from("bill"), ".parquet".into(), 3))
+    );
+    // A year is never a part number.
+    assert_eq!(key("cost_2024.parquet"), None);
+}
