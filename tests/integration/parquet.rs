@@ -148,6 +148,18 @@ fn audit(path: &Path) -> (Decimal, Vec<(&'static str, Decimal)>, u64, String) {
     )
 }
 
+/// (code, line) of every finding of the audit of `path`, sorted.
+fn finding_lines(path: &Path) -> Vec<(String, Option<u64>)> {
+    let (report, _) = audit_json(&[path.to_str().expect("utf-8 path")]);
+    let mut v: Vec<_> = report
+        .bills
+        .iter()
+        .flat_map(|b| b.findings.iter().map(|f| (f.code.clone(), f.line)))
+        .collect();
+    v.sort();
+    v
+}
+
 fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("tempdir")
 }
@@ -217,6 +229,13 @@ fn decimal_parquet_totals_are_exact() {
         assert_eq!(
             (total, &cats, rows),
             (csv_total, &csv_cats, csv_rows),
+            "{rel}"
+        );
+        // Parquet row N is line N+1, as row N of the CSV is: the findings
+        // are on the same lines.
+        assert_eq!(
+            finding_lines(&dir.path().join("bill.parquet")),
+            finding_lines(&dir.path().join("same.csv")),
             "{rel}"
         );
     }
@@ -407,4 +426,26 @@ fn brotli_is_refused_by_name() {
         err.contains("row group 0, column `InvoiceSectionName`"),
         "{err}"
     );
+}
+
+#[test]
+fn a_nan_cost_is_an_error_naming_column_row_and_line() {
+    if !duckdb_available() {
+        return;
+    }
+    let dir = tempdir();
+    let p = dir.path().join("nan.parquet");
+    let script = format!(
+        "import duckdb; duckdb.sql(\"COPY (SELECT * FROM (VALUES ('GPU hours', 2.0::DOUBLE, 'USD'), ('Storage', 'NaN'::DOUBLE, 'USD')) v(Description, Amount, Currency)) TO '{}' (FORMAT parquet)\")",
+        p.display()
+    );
+    let o = Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = refused(dir.path(), "nan.parquet", &std::fs::read(&p).expect("read"));
+    // The NaN is in the second row: line 3 (the header is line 1).
+    assert!(err.contains("column `Amount`: row 2 (line 3)"), "{err}");
+    assert!(err.contains("NaN"), "{err}");
 }
