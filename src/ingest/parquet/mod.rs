@@ -104,7 +104,7 @@ pub fn open_file(display: &str, path: &Path) -> Result<CsvText<File>> {
         read().map_err(|e| Error::io(path, e))?;
     }
     check_frame(&head, &tail, len).map_err(|m| Error::input(display, m))?;
-    CsvText::new(display, file)
+    CsvText::new(display, file, len)
 }
 
 /// Opens Parquet content held in memory (stdin, a ZIP member) as CSV text.
@@ -116,7 +116,7 @@ pub fn open_bytes(display: &str, bytes: Vec<u8>) -> Result<CsvText<Bytes>> {
         len as u64,
     )
     .map_err(|m| Error::input(display, m))?;
-    CsvText::new(display, Bytes::from(bytes))
+    CsvText::new(display, Bytes::from(bytes), len as u64)
 }
 
 /// Reads the rest of a stream that starts with `prefix` into memory, at
@@ -172,7 +172,7 @@ pub struct CsvText<R: ChunkReader + 'static> {
 }
 
 impl<R: ChunkReader + 'static> CsvText<R> {
-    fn new(display: &str, reader: R) -> Result<Self> {
+    fn new(display: &str, reader: R, len: u64) -> Result<Self> {
         let file = SerializedFileReader::new(reader)
             .map_err(|e| Error::input(display, format!("not a readable Parquet file: {e}")))?;
         let schema = file.metadata().file_metadata().schema_descr_ptr();
@@ -194,6 +194,7 @@ impl<R: ChunkReader + 'static> CsvText<R> {
                 "this Parquet file has no flat columns (only nested MAP, LIST or STRUCT columns, which billaudit does not read)",
             ));
         }
+        check_chunks(&file, &columns, len).map_err(|m| Error::input(display, m))?;
         let cells = columns.iter().map(|_| Vec::new()).collect();
         Ok(CsvText {
             display: display.to_string(),
@@ -290,6 +291,46 @@ impl<R: ChunkReader + 'static> std::fmt::Debug for CsvText<R> {
             .field("row", &self.row)
             .finish_non_exhaustive()
     }
+}
+
+/// Checks, before any column chunk is read, that each row group has a chunk
+/// for every flat column, at a place inside the file (the `parquet` crate
+/// asserts this, and a damaged footer must be an error, not a panic).
+fn check_chunks<R: ChunkReader + 'static>(
+    file: &SerializedFileReader<R>,
+    columns: &[Column],
+    len: u64,
+) -> std::result::Result<(), String> {
+    for (g, group) in file.metadata().row_groups().iter().enumerate() {
+        if group.num_rows() < 0 {
+            return Err(format!(
+                "row group {g} claims {} rows: the footer is damaged",
+                group.num_rows()
+            ));
+        }
+        for c in columns {
+            let name = c.descr.name();
+            let Some(chunk) = group.columns().get(c.index) else {
+                return Err(format!(
+                    "row group {g} has no data for column `{name}`: the footer is damaged"
+                ));
+            };
+            let start = chunk
+                .dictionary_page_offset()
+                .unwrap_or(chunk.data_page_offset());
+            let size = chunk.compressed_size();
+            let inside = u64::try_from(start)
+                .ok()
+                .zip(u64::try_from(size).ok())
+                .is_some_and(|(s, n)| s.saturating_add(n) <= len);
+            if !inside {
+                return Err(format!(
+                    "row group {g}, column `{name}`: the footer places its data at byte {start}, {size} bytes long, outside the file's {len} bytes: the footer is damaged"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Appends one CSV line, quoting a field that holds a comma, a quote or a
