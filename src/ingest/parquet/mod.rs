@@ -144,6 +144,35 @@ pub fn read_stream(
     Ok(bytes)
 }
 
+thread_local! {
+    static CONTAINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread is inside the `parquet` crate's decoding, where a
+/// panic is caught and becomes an input error ([`contained`]): a panic hook
+/// stays quiet then.
+pub fn panic_is_contained() -> bool {
+    CONTAINED.with(std::cell::Cell::get)
+}
+
+/// Runs the `parquet` crate on untrusted bytes. Some of its decoders index
+/// past the end of a damaged page (the PLAIN byte-array decoder reads a
+/// 4-byte length from fewer bytes); such a panic is caught here and is an
+/// error about the file, not a crash. See docs/reliability.md.
+fn contained<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    let was = CONTAINED.with(|c| c.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(was));
+    result.map_err(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        format!("the Parquet decoder stopped on damaged data ({what})")
+    })
+}
+
 /// A flat column of the file.
 struct Column {
     /// Its index among the file's leaf columns.
@@ -169,11 +198,14 @@ pub struct CsvText<R: ChunkReader + 'static> {
     header_done: bool,
     /// Per column, the texts of the current batch.
     cells: Vec<Vec<String>>,
+    /// The error that stopped the reading: every later read repeats it.
+    failed: Option<String>,
 }
 
 impl<R: ChunkReader + 'static> CsvText<R> {
     fn new(display: &str, reader: R, len: u64) -> Result<Self> {
-        let file = SerializedFileReader::new(reader)
+        let file = contained(|| SerializedFileReader::new(reader))
+            .and_then(|r| r.map_err(|e| e.to_string()))
             .map_err(|e| Error::input(display, format!("not a readable Parquet file: {e}")))?;
         let schema = file.metadata().file_metadata().schema_descr_ptr();
         let columns: Vec<Column> = schema
@@ -208,6 +240,7 @@ impl<R: ChunkReader + 'static> CsvText<R> {
             pos: 0,
             header_done: false,
             cells,
+            failed: None,
         })
     }
 
@@ -271,8 +304,14 @@ impl<R: ChunkReader + 'static> Read for CsvText<R> {
         if self.pos == self.out.len() {
             self.out.clear();
             self.pos = 0;
-            self.fill()
-                .map_err(|e| io::Error::other(format!("reading the Parquet content: {e}")))?;
+            if let Some(e) = &self.failed {
+                return Err(io::Error::other(e.clone()));
+            }
+            contained(|| self.fill())
+                .and_then(|r| r)
+                .map_err(|e| format!("reading the Parquet content: {e}"))
+                .inspect_err(|e| self.failed = Some(e.clone()))
+                .map_err(io::Error::other)?;
             if self.out.is_empty() {
                 return Ok(0);
             }

@@ -261,3 +261,29 @@ fn a_column_chunk_outside_the_file_is_an_error_not_a_panic() {
     };
     assert!(err.contains("the footer is damaged"), "{err}");
 }
+
+/// The second fuzz crash (crash-b0c9c557..., not kept: its bytes came from
+/// a seed made of the real FOCUS sample): a dictionary page whose values run
+/// out made the `parquet` crate's PLAIN byte-array decoder index past the
+/// page (`read_num_bytes`). Such a panic is contained: an error, and the
+/// flag that keeps the panic hook quiet is set only inside.
+#[test]
+fn a_panic_in_the_decoder_is_an_error_about_the_file() {
+    assert!(!panic_is_contained());
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let inner = contained(|| {
+        assert!(panic_is_contained());
+        let v: Vec<u8> = Vec::new();
+        v[..4].len()
+    });
+    std::panic::set_hook(quiet);
+    let e = inner.expect_err("caught");
+    assert!(
+        e.starts_with("the Parquet decoder stopped on damaged data ("),
+        "{e}"
+    );
+    assert!(e.contains("out of range"), "{e}");
+    assert!(!panic_is_contained());
+    assert_eq!(contained(|| 7), Ok(7));
+}
