@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
-TARGETS=(ingest csv_header text_invoice number date)
+TARGETS=(ingest csv_header text_invoice number date parquet)
 REAL="${BILLAUDIT_REAL_DATA:-../shared/data/real}"
 
 # seed [DIR]: fills DIR/<target>/ (default fuzz/corpus) with seeds.
@@ -56,6 +56,23 @@ for name, vals in (('number', nums), ('date', dates)):
     for i, v in enumerate(sorted(vals)[:400]):
         with open(os.path.join(out_dir, name, f'seed-{i}'), 'w') as out:
             out.write(v)
+PY
+    # Parquet: small files written by DuckDB (when python3 has it) from a
+    # few fixtures, typed, all-text with DECIMAL costs, and each codec.
+    python3 - "$dir/parquet" "$REAL" <<'PY' || echo "fuzz: no Parquet seeds (python3 cannot import duckdb)"
+import os, sys
+import duckdb
+out, real = sys.argv[1], sys.argv[2]
+src = os.path.join(real, 'focus', 'focus_sample.csv')
+if not os.path.exists(src):
+    sys.exit(0)
+con = duckdb.connect()
+con.execute(f"CREATE TABLE t AS SELECT * FROM read_csv_auto('{src}') LIMIT 20")
+con.execute(f"CREATE TABLE s AS SELECT * FROM read_csv('{src}', all_varchar=true) LIMIT 20")
+for codec in ('snappy', 'zstd', 'gzip', 'uncompressed'):
+    con.execute(f"COPY t TO '{out}/typed-{codec}.parquet' (FORMAT parquet, COMPRESSION {codec}, ROW_GROUP_SIZE 8)")
+con.execute(f"COPY (SELECT * REPLACE (CAST(BilledCost AS DECIMAL(38,10)) AS BilledCost) FROM s) TO '{out}/decimal.parquet' (FORMAT parquet)")
+con.execute(f"COPY (SELECT 1::INT AS i, 2::BIGINT AS l, 1.5::FLOAT AS f, NULL::DOUBLE AS d, true AS b, DATE '2024-01-02' AS dt, TIMESTAMP_NS '2024-01-02 03:04:05.123456789' AS ns, 'x'::VARCHAR AS s, {{'a': 1}} AS st, [1,2] AS li, MAP {{'k': 'v'}} AS m, 12.5::DECIMAL(4,1) AS d4, 12.5::DECIMAL(18,3) AS d18) TO '{out}/types.parquet' (FORMAT parquet)")
 PY
     for t in "${TARGETS[@]}"; do echo "seeded $t: $(ls "$dir/$t" | wc -l) files"; done
 }

@@ -12,6 +12,10 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // Any panic that escapes is a bug: report it as exit code 2, never a crash dump.
     std::panic::set_hook(Box::new(|info| {
+        // A damaged Parquet page: caught and reported as an input error.
+        if billaudit::ingest::parquet::panic_is_contained() {
+            return;
+        }
         let _ = writeln!(
             std::io::stderr(),
             "billaudit: internal error: {info}\nThis is a bug; please report it with the input that caused it."

@@ -5,6 +5,7 @@ pub mod archive;
 pub mod chunks;
 pub mod csv;
 pub mod decode;
+pub mod parquet;
 pub mod pdf;
 
 use std::collections::HashSet;
@@ -52,7 +53,9 @@ impl Source {
 }
 
 /// File endings that a directory walk picks up as bills.
-pub const BILL_EXTENSIONS: &[&str] = &["csv", "tsv", "txt", "pdf", "csv.gz", "tsv.gz", "zip"];
+pub const BILL_EXTENSIONS: &[&str] = &[
+    "csv", "tsv", "txt", "pdf", "csv.gz", "tsv.gz", "zip", "parquet",
+];
 
 fn is_bill_file(path: &Path) -> bool {
     let name = path
@@ -202,6 +205,10 @@ pub fn open_limited(
             // The extractor reads the file by its path.
             let text = pdf::extract(&source.display, pdf::Input::File(p))?;
             return from_pdf_text(&source.display, text, limit);
+        }
+        if parquet::is_parquet_file(p) {
+            let rows = Box::new(parquet::open_file(&source.display, p)?);
+            return open_reader_limited(&source.display, rows, Some(TextEncoding::Utf8), limit);
         }
     }
     let mut raw: Box<dyn Read + Send> = match &source.origin {
@@ -371,6 +378,11 @@ pub fn open_reader_limited<'a>(
         let gz: Box<dyn Read + 'a> = Box::new(flate2::read::MultiGzDecoder::new(whole));
         (prefix, raw) = read_prefix(display, gz)?;
     }
+    if parquet::is_parquet(&prefix) {
+        let bytes = parquet::read_stream(display, prefix, raw, limit)?;
+        let rows = Box::new(parquet::open_bytes(display, bytes)?);
+        return open_reader_limited(display, rows, Some(TextEncoding::Utf8), limit);
+    }
     if pdf::is_pdf(&prefix) {
         // No file to name: the PDF's bytes are piped to the extractor.
         let mut bytes = prefix;
@@ -529,9 +541,19 @@ pub fn is_zip(source: &Source) -> bool {
 pub fn part_key(path: &Path) -> Option<(PathBuf, String, u32)> {
     let name = path.file_name()?.to_str()?;
     let lower = name.to_ascii_lowercase();
-    let ext_at = ["csv.gz", "tsv.gz", "csv", "tsv", "txt"]
-        .iter()
-        .find_map(|e| lower.strip_suffix(&format!(".{e}")).map(|s| s.len()))?;
+    let ext_at = [
+        "csv.gz",
+        "tsv.gz",
+        "csv",
+        "tsv",
+        "txt",
+        "snappy.parquet",
+        "zstd.parquet",
+        "gz.parquet",
+        "parquet",
+    ]
+    .iter()
+    .find_map(|e| lower.strip_suffix(&format!(".{e}")).map(|s| s.len()))?;
     let (base, n) = part_number(&name[..ext_at])?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     Some((dir.join(base), name[ext_at..].to_ascii_lowercase(), n))

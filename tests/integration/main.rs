@@ -21,6 +21,7 @@ mod html;
 mod invoice_corpus;
 mod oracles;
 mod parallel;
+mod parquet;
 mod parts;
 mod pdf_invoices;
 mod props;
