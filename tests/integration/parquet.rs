@@ -154,7 +154,7 @@ fn finding_lines(path: &Path) -> Vec<(String, Option<u64>)> {
     let mut v: Vec<_> = report
         .bills
         .iter()
-        .flat_map(|b| b.findings.iter().map(|f| (f.code.clone(), f.line)))
+        .flat_map(|b| b.findings.iter().map(|f| (f.code.to_string(), f.line)))
         .collect();
     v.sort();
     v
