@@ -5,6 +5,7 @@
 mod args;
 mod audit;
 mod check;
+mod convert;
 mod explain;
 mod init;
 mod lines;
@@ -74,6 +75,8 @@ enum Command {
     /// would report it. User rules and thresholds come from billaudit.toml
     /// as for `audit`. See docs/at-scale.md.
     Sql(sql::SqlArgs),
+    /// Write every line item as a FOCUS 1.2 Cost and Usage row (CSV); see docs/focus-export.md.
+    Convert(convert::ConvertArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -101,5 +104,6 @@ pub fn run() -> u8 {
         Command::Lines(l) => lines::run(l),
         Command::Reprice(r) => reprice::run(r),
         Command::Sql(a) => sql::run(a),
+        Command::Convert(c) => convert::run(c),
     }
 }
