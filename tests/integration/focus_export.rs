@@ -255,6 +255,17 @@ fn every_input_kind_converts_to_focus_that_outside_tools_accept() {
         ("text-en", vec![f("text/en-columns-credit-tax.txt")]),
         ("text-zh", vec![f("text/zh-gpu.txt")]),
     ];
+    // A PDF invoice (its text layer, through poppler's pdftotext).
+    if works(Path::new("pdftotext"), "-v") {
+        let pdf = root().join("tests/data/invoices/tensorforge_gpu_en.pdf");
+        cases.push(("pdf", vec![pdf.display().to_string()]));
+    } else {
+        assert!(
+            !in_ci(),
+            "pdftotext is required when CI=true (scripts/test installs it)"
+        );
+        eprintln!("SKIPPED (pdf case): pdftotext is missing");
+    }
     if let Some(real) = real_data() {
         let r = |p: &str| real.join(p).display().to_string();
         cases.extend([
@@ -412,4 +423,25 @@ fn focus_validator_passes_its_focus_1_0_rules_but_the_explained_ones() {
             "focus-validator: {f} failed"
         );
     }
+}
+
+#[test]
+fn csv_goes_to_stdout_counts_to_stderr_and_parquet_is_not_yet() {
+    let inv = fixture("text/zh-gpu.txt").display().to_string();
+    let out = run(&["convert", "--to", "focus", &inv]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("ProviderName,PublisherName,"), "{text}");
+    // zh-gpu.txt: 6 item lines, 税额 and 代金券 (tax, credit) = 8 rows, and
+    // 小计 and 应付金额 (subtotal, total) = 2 summary rows, not written.
+    assert_eq!(text.lines().count(), 1 + 8);
+    assert!(
+        stderr(&out).contains("8 FOCUS rows written; not written: 2 summary rows, 0 skipped rows"),
+        "{}",
+        stderr(&out)
+    );
+    let pq = run(&["convert", "--to", "focus", "--format", "parquet", &inv]);
+    assert_eq!(pq.status.code(), Some(2));
+    assert!(stderr(&pq).contains("not yet"), "{}", stderr(&pq));
+    assert!(stdout(&pq).is_empty());
 }
