@@ -7,6 +7,7 @@ mod audit;
 mod check;
 mod color;
 mod completions;
+mod convert;
 mod explain;
 mod init;
 mod lines;
@@ -88,6 +89,8 @@ enum Command {
     /// Without COMMAND, the main page billaudit(1); `billaudit man audit`
     /// prints billaudit-audit(1), with every flag of that command.
     Man(man::ManArgs),
+    /// Write every line item as a FOCUS 1.2 Cost and Usage row (CSV); see docs/focus-export.md.
+    Convert(convert::ConvertArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -117,5 +120,6 @@ pub fn run() -> u8 {
         Command::Sql(a) => sql::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
+        Command::Convert(c) => convert::run(c),
     }
 }

@@ -2,6 +2,7 @@
 //! Reports go to stdout; progress and errors never do.
 
 pub mod csv;
+pub mod focus;
 pub mod github;
 pub mod gitlab;
 pub mod html;

@@ -12,6 +12,7 @@ mod dates;
 mod diagnostics;
 mod docs;
 mod fixtures_csv;
+mod focus_export;
 mod focus_toolkit;
 mod formats;
 mod gpu_checks;

@@ -60,7 +60,66 @@ pub const FOCUS: Spec = Spec {
         &["ServiceCategory"],
     ],
     ignored: &[],
+    // Where `billaudit convert --to focus` says a row came from (file, line,
+    // findings, period source): provenance, not what was bought, so never
+    // classification text (a file named `credit-tax.txt` is not a tax).
+    tag_prefixes: &[
+        "x_SourceFile",
+        "x_SourceLine",
+        "x_Findings",
+        "x_ChargePeriodSource",
+    ],
+    // A FOCUS file `billaudit convert --to focus` wrote keeps the category
+    // billaudit gave each row (docs/focus-export.md).
     markers: &[
+        (
+            "x_BillauditCategory",
+            &["compute"],
+            Category::Compute,
+            "focus-x-billaudit-category",
+        ),
+        (
+            "x_BillauditCategory",
+            &["storage"],
+            Category::Storage,
+            "focus-x-billaudit-category",
+        ),
+        (
+            "x_BillauditCategory",
+            &["storage_replica"],
+            Category::StorageReplica,
+            "focus-x-billaudit-category",
+        ),
+        (
+            "x_BillauditCategory",
+            &["bandwidth"],
+            Category::Bandwidth,
+            "focus-x-billaudit-category",
+        ),
+        (
+            "x_BillauditCategory",
+            &["scheduling"],
+            Category::Scheduling,
+            "focus-x-billaudit-category",
+        ),
+        (
+            "x_BillauditCategory",
+            &["tax"],
+            Category::Tax,
+            "focus-x-billaudit-category",
+        ),
+        (
+            "x_BillauditCategory",
+            &["credit"],
+            Category::Credit,
+            "focus-x-billaudit-category",
+        ),
+        (
+            "x_BillauditCategory",
+            &["other"],
+            Category::Other,
+            "focus-x-billaudit-category",
+        ),
         (
             "ChargeCategory",
             &["tax"],
