@@ -30,7 +30,8 @@ pub struct SqlArgs {
 
     /// A CSV export (or a file holding just its header line) whose columns the
     /// query is written for: columns the profile lists but the export lacks are
-    /// left out, and FOCUS `x_*` columns are read.
+    /// left out, and FOCUS `x_*` columns are read. Needed for spark, athena
+    /// and bigquery (except gcp); the DuckDB query finds the columns as it runs.
     #[arg(long, value_name = "FILE")]
     header_from: Option<PathBuf>,
 

@@ -87,9 +87,19 @@ pub(super) fn rule_regex(rule: &Rule) -> String {
 }
 
 /// The condition of one built-in rule on a tier's text expressions.
-pub(super) fn rule_cond(d: Dialect, rule: &Rule, texts: &[String]) -> String {
+/// A text that is a list (`true`, DuckDB) matches when one of its items does.
+pub(super) fn rule_cond(d: Dialect, rule: &Rule, texts: &[(String, bool)]) -> String {
     let re = rule_regex(rule);
-    let ors: Vec<String> = texts.iter().map(|t| d.regex(t, &re)).collect();
+    let ors: Vec<String> = texts
+        .iter()
+        .map(|(t, list)| {
+            if *list {
+                format!("len(list_filter({t}, lambda v: {})) > 0", d.regex("v", &re))
+            } else {
+                d.regex(t, &re)
+            }
+        })
+        .collect();
     format!("({})", ors.join(" OR "))
 }
 
@@ -156,9 +166,13 @@ pub(super) fn case_arms(
     tiers: &[Vec<String>],
     text_cols: &mut TextCols,
 ) -> Result<Vec<String>, SqlError> {
-    let tier_aliases: Vec<Vec<String>> = tiers
+    let tier_aliases: Vec<Vec<(String, bool)>> = tiers
         .iter()
-        .map(|t| t.iter().map(|c| text_cols.alias(c)).collect())
+        .map(|t| {
+            t.iter()
+                .map(|c| (text_cols.alias(c), cols.is_list(c)))
+                .collect()
+        })
         .collect();
 
     // The CASE that classifies a row.

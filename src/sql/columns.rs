@@ -1,18 +1,24 @@
 //! The export's columns: resolved against its header, and read as the audit
 //! reads a cell (trimmed, placeholders empty, text folded).
 
+use std::cell::RefCell;
+
 use super::Dialect;
+use super::dynamic::Found;
 use crate::normalise::header::normalise_header;
 
 /// Column names resolved against the export's header, when known:
-/// `(normalised name, name as the header spells it)`.
+/// `(normalised name, name as the header spells it)`; or, for DuckDB
+/// without a header, found by name when the query runs ([`Found`]).
 pub(super) struct Cols {
     header: Option<Vec<(String, String)>>,
+    found: Option<RefCell<Found>>,
 }
 
 impl Cols {
-    pub(super) fn new(header: Option<&[String]>) -> Self {
+    pub(super) fn new(d: Dialect, header: Option<&[String]>) -> Self {
         Cols {
+            found: (header.is_none() && d == Dialect::DuckDb).then(RefCell::default),
             header: header.map(|h| {
                 h.iter()
                     .filter(|c| !c.trim().is_empty())
@@ -28,6 +34,14 @@ impl Cols {
     /// The column names an alias stands for: the header's spelling when
     /// known (an alias ending in `*` is a prefix), else the alias itself.
     pub(super) fn resolve(&self, alias: &str) -> Vec<String> {
+        if let Some(f) = &self.found {
+            let mut f = f.borrow_mut();
+            return vec![if alias.ends_with('*') {
+                f.prefix(alias)
+            } else {
+                f.first(&[alias], &[true], false)
+            }];
+        }
         let n = normalise_header(alias).name;
         match &self.header {
             None => {
@@ -53,10 +67,50 @@ impl Cols {
         }
     }
 
+    /// The first alias the header has.
     pub(super) fn first(&self, aliases: &[&str]) -> Option<String> {
+        self.first_of(aliases, &vec![true; aliases.len()], false)
+    }
+
+    /// The first alias the header has, which the query cannot do without:
+    /// when the columns are found as the query runs, it stops with an
+    /// error naming the column if the table has none of them.
+    pub(super) fn required(&self, aliases: &[&str]) -> Option<String> {
+        self.first_of(aliases, &vec![true; aliases.len()], true)
+    }
+
+    /// The first alias the header has, when `take` is true at its
+    /// position (else None, or NULL when found as the query runs).
+    pub(super) fn first_of(
+        &self,
+        aliases: &[&str],
+        take: &[bool],
+        required: bool,
+    ) -> Option<String> {
+        if aliases.is_empty() {
+            return None;
+        }
+        if let Some(f) = &self.found {
+            return Some(f.borrow_mut().first(aliases, take, required));
+        }
         aliases
             .iter()
-            .find_map(|a| self.resolve(a).into_iter().next())
+            .zip(take)
+            .find_map(|(a, t)| self.resolve(a).into_iter().next().map(|c| (c, *t)))
+            .and_then(|(c, t)| t.then_some(c))
+    }
+
+    /// Whether the columns are found as the query runs (DuckDB, no header).
+    pub(super) fn found(&self) -> Option<std::cell::Ref<'_, Found>> {
+        self.found.as_ref().map(|f| f.borrow())
+    }
+
+    /// Whether `name` holds a list of values (every column of a prefix,
+    /// found as the query runs).
+    pub(super) fn is_list(&self, name: &str) -> bool {
+        self.found
+            .as_ref()
+            .is_some_and(|f| f.borrow().is_list(name))
     }
 }
 
@@ -94,12 +148,28 @@ pub(super) fn is_placeholder_sql(d: Dialect, t: &str) -> String {
 }
 
 pub(super) fn trimmed(d: Dialect, col: &str) -> String {
-    format!("trim(CAST({} AS {}))", d.ident(col), d.string_type())
+    trim_of(d, &d.ident(col))
 }
 
-/// A lowercased, folded text, or NULL for an empty or placeholder cell.
-pub(super) fn text_expr(d: Dialect, col: &str) -> String {
-    let t = trimmed(d, col);
+fn trim_of(d: Dialect, e: &str) -> String {
+    format!("trim(CAST({e} AS {}))", d.string_type())
+}
+
+/// A lowercased, folded text, or NULL for an empty or placeholder cell;
+/// for a list of columns (DuckDB), the list of their texts.
+pub(super) fn text_expr(d: Dialect, cols: &Cols, col: &str) -> String {
+    if cols.is_list(col) {
+        return format!(
+            "list_transform({}, lambda v: {})",
+            d.ident(col),
+            text_of(d, "v")
+        );
+    }
+    text_of(d, &d.ident(col))
+}
+
+fn text_of(d: Dialect, e: &str) -> String {
+    let t = trim_of(d, e);
     let (from, to) = fold_maps();
     // `translate` costs 3x the whole query in DuckDB: only where a
     // full-width or dash character is present.

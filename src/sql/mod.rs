@@ -15,6 +15,7 @@ mod checks;
 mod classify;
 mod columns;
 pub mod dialect;
+mod dynamic;
 mod from_config;
 mod options;
 mod query;

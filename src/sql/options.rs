@@ -66,6 +66,11 @@ pub(super) const REFUSED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Profiles whose export has one fixed schema, so that a query without
+/// `--header-from` reads only columns every table has: the GCP billing
+/// export to BigQuery (its standard usage cost schema).
+pub(super) const FIXED_SCHEMA: &[&str] = &["gcp"];
+
 /// How a user rule matches its column's text (case-insensitively).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MatchKind {
@@ -147,6 +152,12 @@ pub enum SqlError {
         dialect: Dialect,
         reason: String,
     },
+    /// No header, and the dialect cannot read a column only when the table
+    /// has it, while the profile's exports differ in their columns.
+    NeedsHeader {
+        profile: String,
+        dialect: Dialect,
+    },
     /// The header (`--header-from`) lacks a column the query cannot do without.
     MissingColumn {
         profile: String,
@@ -178,6 +189,10 @@ impl fmt::Display for SqlError {
             } => write!(
                 f,
                 "rule `{rule}` cannot be expressed in {dialect} SQL: {reason}; no query was written, because it would classify differently from `billaudit audit`"
+            ),
+            SqlError::NeedsHeader { profile, dialect } => write!(
+                f,
+                "{dialect} SQL cannot read a column only when the table has it, and `{profile}` exports differ in their columns (FOCUS 1.0 has no `SkuMeter`, CUR exports carry different optional columns); give the table's columns with `--header-from FILE` (an export, or a file holding its header line), or use `--dialect duckdb`, whose query finds them as it runs; no query was written"
             ),
             SqlError::MissingColumn { profile, column } => write!(
                 f,

@@ -4,7 +4,7 @@
 use super::checks::check_columns;
 use super::classify::{TextCols, case_arms, cat_lit};
 use super::columns::{Cols, is_placeholder_sql, text_expr, trimmed};
-use super::options::{KEYS, REFUSED};
+use super::options::{FIXED_SCHEMA, KEYS, REFUSED};
 use super::{Dialect, Generated, Grain, SCALE, SqlError, SqlOptions};
 use crate::audit::Figure;
 use crate::model::Category;
@@ -39,12 +39,21 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
             reason: "its `credits` column is a list of credits per row; the native BigQuery export holds it as ARRAY<STRUCT<.., amount>> (use --dialect bigquery), while flattened CSV copies hold Python-style text that SQL cannot read exactly".into(),
         });
     }
-    let cols = Cols::new(opts.header.as_deref());
+    // Only DuckDB can read a column only when the table has it: the other
+    // engines need the table's header, unless the export's schema is fixed.
+    if opts.header.is_none() && d != Dialect::DuckDb && !FIXED_SCHEMA.contains(&spec.name) {
+        return Err(SqlError::NeedsHeader {
+            profile: name,
+            dialect: d,
+        });
+    }
+    let cols = Cols::new(d, opts.header.as_deref());
     let need = |aliases: &[&str], shown: &str| -> Result<String, SqlError> {
-        cols.first(aliases).ok_or_else(|| SqlError::MissingColumn {
-            profile: name.clone(),
-            column: shown.to_string(),
-        })
+        cols.required(aliases)
+            .ok_or_else(|| SqlError::MissingColumn {
+                profile: name.clone(),
+                column: shown.to_string(),
+            })
     };
     let role = |r: Role| -> Vec<&'static str> {
         spec.columns
@@ -89,7 +98,23 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
             tiers.push(t);
         }
     }
-    if let Some(desc) = cols.first(&role(Role::Description)) {
+    let desc_aliases = role(Role::Description);
+    if cols.found().is_some() {
+        // Which alias comes first is known only as the query runs: read
+        // it as its own tier only when no tier holds it.
+        let take: Vec<bool> = desc_aliases
+            .iter()
+            .map(|a| {
+                let r = cols.resolve(a);
+                !tiers.iter().flatten().any(|c| r.contains(c))
+            })
+            .collect();
+        if take.contains(&true) {
+            if let Some(desc) = cols.first_of(&desc_aliases, &take, false) {
+                tiers.insert(0, vec![desc]);
+            }
+        }
+    } else if let Some(desc) = cols.first(&desc_aliases) {
         if !tiers.iter().flatten().any(|c| *c == desc) {
             tiers.insert(0, vec![desc]);
         }
@@ -164,7 +189,10 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         env!("CARGO_PKG_VERSION"),
         spec.name,
     ));
-    s.push_str("WITH lines AS (\n  SELECT\n");
+    s.push_str("WITH ");
+    // The columns found as the query runs are known once `lines` is written.
+    let found_at = s.len();
+    s.push_str("lines AS (\n  SELECT\n");
     s.push_str(&format!(
         "    {} AS billing_account,\n",
         key_text(&account_col, false)
@@ -179,7 +207,7 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         s.push_str(&format!(",\n    {} AS credits", d.ident(c)));
     }
     for (i, c) in text_cols.0.iter().enumerate() {
-        s.push_str(&format!(",\n    {} AS t{i}", text_expr(d, c)));
+        s.push_str(&format!(",\n    {} AS t{i}", text_expr(d, &cols, c)));
     }
     // Markers read their columns directly; select them through.
     let mut marker_cols: Vec<String> = Vec::new();
@@ -193,7 +221,13 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
     for c in &marker_cols {
         s.push_str(&format!(",\n    {}", d.ident(c)));
     }
-    s.push_str(&format!("\n  FROM {}\n),\n", opts.table));
+    match cols.found() {
+        Some(f) => {
+            s.push_str("\n  FROM src\n),\n");
+            s.insert_str(found_at, &f.ctes(&opts.table, spec.name));
+        }
+        None => s.push_str(&format!("\n  FROM {}\n),\n", opts.table)),
+    }
     // Rows with an amount become line items; credit lists add credit items.
     s.push_str(
         "items AS (\n  SELECT billing_account, currency, billing_period, amount,\n    CASE\n",

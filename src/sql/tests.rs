@@ -18,10 +18,68 @@ fn rule(kind: MatchKind, paths: &[&str]) -> UserRule {
     }
 }
 
+/// DuckDB without a header (it finds the columns as the query runs); the
+/// other dialects need one.
 fn with_rules(d: Dialect, rules: Vec<UserRule>) -> Result<Generated, SqlError> {
     let mut o = SqlOptions::new(d, "focus");
     o.user_rules = rules;
+    if d != Dialect::DuckDb {
+        o.header = Some(
+            [
+                "BilledCost",
+                "BillingCurrency",
+                "ChargeCategory",
+                "ChargeDescription",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+    }
     generate(&o)
+}
+
+#[test]
+fn without_a_header_duckdb_finds_the_columns_and_the_others_refuse() {
+    let sql = generate(&SqlOptions::new(Dialect::DuckDb, "focus"))
+        .unwrap()
+        .sql;
+    // FOCUS 1.1's `SkuMeter` and the `x_*` columns are looked up by name
+    // when the query runs; the cost is required.
+    assert!(sql.contains("lower(trim(c)) = 'skumeter'"), "{sql}");
+    assert!(sql.contains("starts_with(lower(trim(c)), 'x_')"), "{sql}");
+    assert!(
+        sql.contains("error('the table has no `BilledCost` column"),
+        "{sql}"
+    );
+    assert!(sql.contains("  FROM bill_lines\n),\nfound AS ("), "{sql}");
+    assert!(sql.contains("\n  FROM src\n"), "{sql}");
+    for d in [Dialect::Spark, Dialect::Athena, Dialect::BigQuery] {
+        for p in ["focus", "aws-cur", "aws-cur2", "azure", "oci"] {
+            let e = generate(&SqlOptions::new(d, p)).unwrap_err();
+            assert!(matches!(e, SqlError::NeedsHeader { .. }), "{d} {p}: {e}");
+            assert!(e.to_string().contains("--header-from FILE"), "{e}");
+        }
+    }
+    // The GCP export to BigQuery has one schema.
+    assert!(generate(&SqlOptions::new(Dialect::BigQuery, "gcp")).is_ok());
+}
+
+#[test]
+fn a_first_alias_covered_elsewhere_reads_null() {
+    let mut f = super::dynamic::Found::default();
+    let name = f.first(&["A", "B"], &[false, true], false);
+    assert_eq!(name, "A|B");
+    let ctes = f.ctes("t", "p");
+    assert!(
+        ctes.contains(
+            "CASE WHEN len(l0) > 1 THEN CAST(NULL AS VARCHAR) WHEN len(l1) > 1 THEN l1[1] ELSE CAST(NULL AS VARCHAR) END AS \"A|B\""
+        ),
+        "{ctes}"
+    );
+    // The same column asked for again is the same column of `src`.
+    assert_eq!(f.first(&["a"], &[true], false), "a");
+    assert_eq!(f.first(&["A"], &[true], false), "a");
+    assert_eq!(f.first(&["A"], &[true], true), "A#2");
 }
 
 #[test]

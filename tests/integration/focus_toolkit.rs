@@ -16,7 +16,7 @@ const TOOLKIT: &str = "focus-data-toolkit==0.14.1";
 
 /// `focus-toolkit` on PATH, installing it when missing; `None` (skip) only
 /// outside CI.
-fn toolkit() -> Option<PathBuf> {
+pub(crate) fn toolkit() -> Option<PathBuf> {
     let found = || {
         Command::new("focus-toolkit")
             .arg("version")
