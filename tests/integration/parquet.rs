@@ -449,3 +449,58 @@ fn a_nan_cost_is_an_error_naming_column_row_and_line() {
     assert!(err.contains("column `Amount`: row 2 (line 3)"), "{err}");
     assert!(err.contains("NaN"), "{err}");
 }
+
+/// `billaudit sql --dialect duckdb` over `read_parquet(...)` (the query
+/// docs/at-scale.md shows) gives, summed over its rows, the same category
+/// totals as `billaudit audit` of the same Parquet file: the DOUBLE costs
+/// DuckDB infers are read through the same shortest decimal on both sides.
+#[test]
+fn sql_over_read_parquet_equals_the_audit_of_the_parquet() {
+    if !duckdb_available() {
+        return;
+    }
+    let Some(src) = real("focus/focus_sample.csv") else {
+        return;
+    };
+    let dir = tempdir();
+    write(&src, "BilledCost", dir.path(), "typed", "zstd");
+    let file = dir.path().join("bill.parquet");
+    let query = crate::common::run(&[
+        "sql",
+        "--dialect",
+        "duckdb",
+        "--profile",
+        "focus",
+        "--table",
+        &format!("read_parquet('{}')", file.display()),
+    ]);
+    assert_eq!(query.status.code(), Some(0), "{}", stderr(&query));
+    let sql_path = dir.path().join("q.sql");
+    std::fs::write(&sql_path, &query.stdout).unwrap();
+    let o = Command::new("python3")
+        .args([
+            "-c",
+            "import duckdb, sys, json\n\
+             from decimal import Decimal\n\
+             rel = duckdb.sql(open(sys.argv[1]).read())\n\
+             cols = rel.columns; rows = rel.fetchall()\n\
+             out = {}\n\
+             for c in ['compute','storage','storage_replica','bandwidth','scheduling','tax','credit','other']:\n\
+             \x20   i = cols.index(c)\n\
+             \x20   out[c] = str(sum((r[i] for r in rows), Decimal(0)).normalize())\n\
+             print(json.dumps(out))",
+        ])
+        .arg(&sql_path)
+        .output()
+        .expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sums: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (_, cats, _, _) = audit(&file);
+    for (c, t) in cats {
+        assert_eq!(
+            dec(sums[c].as_str().unwrap()),
+            t,
+            "{c}: sql over read_parquet vs audit"
+        );
+    }
+}
