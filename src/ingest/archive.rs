@@ -1,4 +1,4 @@
-//! ZIP archives: every CSV entry is a bill of its own. Entry names that
+//! ZIP archives: every CSV, text or Parquet entry is a bill of its own. Entry names that
 //! would escape the archive (`../`, absolute paths) are refused: nothing is
 //! ever written to disk, but a name like that marks a crafted archive.
 
@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use super::{Origin, Source};
 
 /// Entry endings read as bills.
-const ENTRY_EXTENSIONS: &[&str] = &[".csv", ".tsv", ".txt", ".csv.gz"];
+const ENTRY_EXTENSIONS: &[&str] = &[".csv", ".tsv", ".txt", ".csv.gz", ".parquet"];
 
 /// Whether an entry name is safe: relative, no `..` component, no NUL.
 pub fn safe_entry_name(name: &str) -> bool {
@@ -92,7 +92,7 @@ pub fn entries<R: Read + Seek>(
     if bills == 0 && errors.is_empty() {
         errors.push(Error::input(
             display,
-            "the ZIP archive holds no CSV file (looked for .csv, .tsv, .txt, .csv.gz entries)",
+            "the ZIP archive holds no bill file (looked for .csv, .tsv, .txt, .csv.gz, .parquet entries)",
         ));
     }
     errors

@@ -504,3 +504,32 @@ fn sql_over_read_parquet_equals_the_audit_of_the_parquet() {
         );
     }
 }
+
+/// A Parquet file inside a ZIP archive (as some consoles deliver exports)
+/// is the same bill as the file itself.
+#[test]
+fn a_parquet_entry_of_a_zip_archive_is_read() {
+    if !duckdb_available() {
+        return;
+    }
+    let Some(src) = real("focus/focus_sample.csv") else {
+        return;
+    };
+    let dir = tempdir();
+    write(&src, "BilledCost", dir.path(), "typed", "snappy");
+    let file = dir.path().join("bill.parquet");
+    let zip_path = dir.path().join("export.zip");
+    {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
+        z.start_file(
+            "export/focus_00001.snappy.parquet",
+            zip::write::SimpleFileOptions::default(),
+        )
+        .unwrap();
+        std::io::Write::write_all(&mut z, &std::fs::read(&file).unwrap()).unwrap();
+        z.finish().unwrap();
+    }
+    let (total, cats, rows, _) = audit(&file);
+    let (zt, zc, zr, _) = audit(&zip_path);
+    assert_eq!((zt, zc, zr), (total, cats, rows));
+}
