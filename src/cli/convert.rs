@@ -1,7 +1,7 @@
 //! `billaudit convert --to focus`: every line item as a FOCUS 1.2 row
 //! (the rows: `billaudit::report::focus`; docs/focus-export.md).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -10,7 +10,8 @@ use clap::{Args, ValueEnum};
 
 use billaudit::LineItem;
 use billaudit::ingest::{self, TextEncoding};
-use billaudit::report::focus::FocusCsv;
+use billaudit::report::focus::{FocusCsv, Tally};
+use billaudit::report::focus_parquet::FocusParquet;
 
 use super::args::parse_encoding;
 use super::output::{configured, error_line};
@@ -27,7 +28,8 @@ pub struct ConvertArgs {
     to: To,
 
     /// Write here instead of standard output, with the counts of rows not
-    /// written in `FILE.meta.json` beside it.
+    /// written in `FILE.meta.json` beside it (Parquet to standard output
+    /// only when it is not a terminal).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
 
@@ -63,7 +65,7 @@ enum To {
 enum FileFormat {
     /// CSV with a header row.
     Csv,
-    /// Apache Parquet (not yet).
+    /// Apache Parquet (typed: DECIMAL money, TIMESTAMP UTC periods).
     Parquet,
 }
 
@@ -74,8 +76,10 @@ fn parse_month(s: &str) -> Result<NaiveDate, String> {
 
 pub fn run(c: ConvertArgs) -> u8 {
     let To::Focus = c.to;
-    if c.format == FileFormat::Parquet {
-        error_line(&"--format parquet is not yet supported by convert; use --format csv");
+    if c.format == FileFormat::Parquet && c.output.is_none() && io::stdout().is_terminal() {
+        error_line(
+            &"--format parquet writes binary: give --output FILE (or redirect standard output)",
+        );
         return EXIT_INPUT;
     }
     let mut opts = match configured(c.config.as_ref(), c.profile.as_ref()) {
@@ -85,7 +89,7 @@ pub fn run(c: ConvertArgs) -> u8 {
     if c.encoding.is_some() {
         opts.encoding = c.encoding;
     }
-    let out: Box<dyn Write> = match &c.output {
+    let out: Box<dyn Write + Send> = match &c.output {
         Some(p) => match std::fs::File::create(p) {
             Ok(f) => Box::new(io::BufWriter::new(f)),
             Err(e) => {
@@ -95,8 +99,19 @@ pub fn run(c: ConvertArgs) -> u8 {
         },
         None => Box::new(io::BufWriter::new(io::stdout())),
     };
-    let Ok(mut focus) = FocusCsv::new(out, c.period) else {
-        return EXIT_OK; // standard output closed
+    let made = match c.format {
+        FileFormat::Csv => FocusCsv::new(out, c.period).map(Focus::Csv),
+        FileFormat::Parquet => FocusParquet::new(out, c.period).map(Focus::Parquet),
+    };
+    let mut focus = match made {
+        Ok(f) => f,
+        Err(_) if c.format == FileFormat::Csv => return EXIT_OK, // standard output closed
+        Err(e) => {
+            error_line(&format!(
+                "cannot make a spill file for the Parquet rows: {e}"
+            ));
+            return EXIT_INPUT;
+        }
     };
     let held: Arc<Mutex<Vec<(String, LineItem)>>> = Arc::default();
     let sink = held.clone();
@@ -160,6 +175,32 @@ pub fn run(c: ConvertArgs) -> u8 {
         }
     }
     if failed { EXIT_INPUT } else { EXIT_OK }
+}
+
+/// The writer of the chosen `--format`.
+enum Focus {
+    Csv(FocusCsv<Box<dyn Write + Send>>),
+    Parquet(FocusParquet<Box<dyn Write + Send>>),
+}
+
+impl Focus {
+    fn write_input(
+        &mut self,
+        items: &[(String, LineItem)],
+        bills: &[billaudit::Bill],
+    ) -> io::Result<()> {
+        match self {
+            Focus::Csv(f) => f.write_input(items, bills),
+            Focus::Parquet(f) => f.write_input(items, bills),
+        }
+    }
+
+    fn finish(self) -> io::Result<Tally> {
+        match self {
+            Focus::Csv(f) => f.finish(),
+            Focus::Parquet(f) => f.finish(),
+        }
+    }
 }
 
 fn key(r: &billaudit::Result<ingest::Source>) -> &str {

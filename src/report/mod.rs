@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod focus;
+pub mod focus_parquet;
 pub mod github;
 pub mod gitlab;
 pub mod html;

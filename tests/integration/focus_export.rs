@@ -17,7 +17,8 @@ use billaudit::Category;
 
 use crate::common::*;
 
-const TOOLKIT: &str = "focus-data-toolkit==0.14.1";
+/// With its `parquet` extra (PyArrow), so that it reads the Parquet output.
+const TOOLKIT: &str = "focus-data-toolkit[parquet]==0.14.1";
 
 /// The messages of `focus-toolkit validate` (which checks FOCUS 1.4) that
 /// a correct FOCUS 1.2 file gets: the toolkit's own 1.2 samples get them
@@ -51,10 +52,18 @@ fn works(cmd: &Path, arg: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// `focus-toolkit`, installed when missing; `None` (skip) only outside CI.
+/// Whether python3 can `import pyarrow` (the toolkit's Parquet reader).
+fn pyarrow_imports() -> bool {
+    Command::new("python3")
+        .args(["-c", "import pyarrow"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `focus-toolkit` with its Parquet reader, installed when missing; `None` (skip) only outside CI.
 fn toolkit() -> Option<PathBuf> {
     let tool = PathBuf::from("focus-toolkit");
-    if !works(&tool, "version") {
+    if !works(&tool, "version") || !pyarrow_imports() {
         let _ = Command::new("python3")
             .args([
                 "-m",
@@ -66,7 +75,7 @@ fn toolkit() -> Option<PathBuf> {
             .arg(TOOLKIT)
             .status();
     }
-    if works(&tool, "version") {
+    if works(&tool, "version") && pyarrow_imports() {
         return Some(tool);
     }
     assert!(
@@ -330,8 +339,8 @@ fn findings_on_a_line_are_named_in_its_row() {
     }
 }
 
-#[test]
-fn duckdb_reads_the_output_with_the_audits_category_sums() {
+/// Whether python3 can `import duckdb`; missing is a failure under CI.
+fn has_duckdb() -> bool {
     if Command::new("python3")
         .args(["-c", "import duckdb"])
         .status()
@@ -342,6 +351,14 @@ fn duckdb_reads_the_output_with_the_audits_category_sums() {
             "duckdb (PyPI) is required when CI=true (scripts/test installs it)"
         );
         eprintln!("SKIPPED: python3 -m duckdb is missing");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn duckdb_reads_the_output_with_the_audits_category_sums() {
+    if !has_duckdb() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -426,7 +443,7 @@ fn focus_validator_passes_its_focus_1_0_rules_but_the_explained_ones() {
 }
 
 #[test]
-fn csv_goes_to_stdout_counts_to_stderr_and_parquet_is_not_yet() {
+fn csv_goes_to_stdout_counts_to_stderr() {
     let inv = fixture("text/zh-gpu.txt").display().to_string();
     let out = run(&["convert", "--to", "focus", &inv]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -440,8 +457,196 @@ fn csv_goes_to_stdout_counts_to_stderr_and_parquet_is_not_yet() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn parquet_goes_to_a_pipe_but_not_to_a_terminal() {
+    let inv = fixture("text/zh-gpu.txt").display().to_string();
+    // Standard output is a pipe here: the file is written to it.
     let pq = run(&["convert", "--to", "focus", "--format", "parquet", &inv]);
-    assert_eq!(pq.status.code(), Some(2));
-    assert!(stderr(&pq).contains("not yet"), "{}", stderr(&pq));
-    assert!(stdout(&pq).is_empty());
+    assert!(pq.status.success(), "{}", stderr(&pq));
+    assert!(pq.stdout.starts_with(b"PAR1") && pq.stdout.ends_with(b"PAR1"));
+    assert!(
+        stderr(&pq).contains("8 FOCUS rows written"),
+        "{}",
+        stderr(&pq)
+    );
+    // On a terminal (a pseudo-terminal made by Python's pty) it is refused.
+    let script =
+        "import os, pty, sys\nsys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))";
+    let tty = Command::new("python3")
+        .args(["-c", script, env!("CARGO_BIN_EXE_billaudit")])
+        .args(["convert", "--to", "focus", "--format", "parquet", &inv])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(tty.status.code(), Some(2), "{}", stdout(&tty));
+    assert!(
+        stdout(&tty).contains("give --output FILE"),
+        "{}",
+        stdout(&tty)
+    );
+    assert!(!stdout(&tty).contains("PAR1"));
+}
+
+/// Column types, row count and sums of a Parquet file, as DuckDB reads them.
+const DUCK_PARQUET: &str = "import duckdb, json, sys
+p = sys.argv[1]
+r = f\"read_parquet('{p}')\"
+types = dict(duckdb.sql(f'select column_name, column_type from (describe select * from {r})').fetchall())
+rows = duckdb.sql(f'select count(*) from {r}').fetchall()[0][0]
+sums = [[c, cur, str(s)] for c, cur, s in duckdb.sql(f'select x_BillauditCategory, BillingCurrency, sum(BilledCost) from {r} group by all').fetchall()]
+groups = duckdb.sql(f\"select count(distinct row_group_id) from parquet_metadata('{p}')\").fetchall()[0][0]
+print(json.dumps({'types': types, 'rows': rows, 'groups': groups, 'sums': sums}))";
+
+fn duck_parquet(pq: &Path) -> serde_json::Value {
+    let o = Command::new("python3")
+        .args(["-c", DUCK_PARQUET])
+        .arg(pq)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn parquet_is_written_in_row_groups_of_64ki_rows() {
+    if !has_duckdb() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("gen.focus.csv");
+    // 70,000 rows = one full row group of 65,536 and one of 4,464.
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&src).unwrap());
+    let expected = billgen::focus(70_000, 7, &mut w).unwrap();
+    drop(w);
+    let pq = tmp.path().join("gen.parquet");
+    let out = run(&[
+        "convert",
+        "--to",
+        "focus",
+        "--format",
+        "parquet",
+        "--output",
+        pq.to_str().unwrap(),
+        src.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = duck_parquet(&pq);
+    assert_eq!(v["rows"], 70_000);
+    assert_eq!(v["groups"], 2);
+    // billgen's own totals per category, summed by DuckDB from the DECIMALs.
+    let mut got: BTreeMap<String, Decimal> = BTreeMap::new();
+    for s in v["sums"].as_array().unwrap() {
+        *got.entry(s[0].as_str().unwrap().to_string()).or_default() += dec(s[2].as_str().unwrap());
+    }
+    for (cat, want) in &expected.totals {
+        let g = got.get(*cat).copied().unwrap_or_default();
+        assert_eq!(g, *want, "{cat}");
+    }
+    assert_eq!(got.values().copied().sum::<Decimal>(), expected.total);
+}
+
+#[test]
+fn parquet_output_reads_back_typed_with_the_audits_sums() {
+    if !has_duckdb() {
+        return;
+    }
+    let tool = toolkit();
+    let tmp = tempfile::tempdir().unwrap();
+    let f = |p: &str| fixture(p).display().to_string();
+    let mut cases: Vec<(&str, String)> = vec![
+        ("alibaba", f("cloud/alibaba-legacy-2024-11.csv")),
+        ("text-en", f("text/en-columns-credit-tax.txt")),
+        ("text-zh", f("text/zh-gpu.txt")),
+    ];
+    if let Some(real) = real_data() {
+        let r = |p: &str| real.join(p).display().to_string();
+        cases.push(("focus", r("focus/focus_sample.csv")));
+        cases.push(("cur-gzip", r("aws-cur/koku_test_cur.csv.gz")));
+    }
+    for (name, input) in &cases {
+        // The CSV of the same input, checked by convert_and_check, gives the row count.
+        let csv_rows = rows(&convert_and_check(name, &[input], tmp.path(), None)).len();
+        let pq = tmp.path().join(format!("{name}.focus.parquet"));
+        let out = run(&[
+            "convert",
+            "--to",
+            "focus",
+            "--format",
+            "parquet",
+            "--output",
+            pq.to_str().unwrap(),
+            input,
+        ]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let meta: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(tmp.path().join(format!("{name}.focus.parquet.meta.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(meta["rows"], csv_rows as u64, "{name}");
+
+        let v = duck_parquet(&pq);
+        let ty = |c: &str| v["types"][c].as_str().unwrap_or_default().to_string();
+        assert!(
+            ty("BilledCost").starts_with("DECIMAL(38,"),
+            "{name}: {}",
+            v["types"]
+        );
+        assert!(ty("PricingQuantity").starts_with("DECIMAL(38,"), "{name}");
+        assert!(
+            ty("ChargePeriodStart").starts_with("TIMESTAMP"),
+            "{name}: {}",
+            v["types"]
+        );
+        assert_eq!(ty("ChargeDescription"), "VARCHAR", "{name}");
+        assert_eq!(v["rows"], csv_rows as u64, "{name}");
+        // One row per line item the audit counts.
+        let items: u64 = audit_json(&[input])
+            .0
+            .bills
+            .iter()
+            .map(|b| b.line_items)
+            .sum();
+        assert_eq!(v["rows"], items, "{name}");
+        // DuckDB's exact DECIMAL sums per category and currency are the audit's.
+        let (want, _) = audit_sums(&[input]);
+        let mut got = Sums::new();
+        for s in v["sums"].as_array().unwrap() {
+            let (c, cur) = (s[0].as_str().unwrap(), s[1].as_str().unwrap());
+            let cat = c.parse::<Category>().unwrap();
+            let e = got.entry(cur.to_string()).or_default();
+            e.0 += dec(s[2].as_str().unwrap());
+            for k in Category::ALL {
+                let add = if k == cat {
+                    dec(s[2].as_str().unwrap())
+                } else {
+                    Decimal::ZERO
+                };
+                *e.1.entry(k.as_str()).or_default() += add;
+            }
+        }
+        assert_eq!(
+            got, want,
+            "{name}: DuckDB's sums of the Parquet differ from the audit"
+        );
+
+        // billaudit reads its own Parquet back to the same categories and totals.
+        let (again, _) = audit_sums(&[pq.to_str().unwrap()]);
+        assert_eq!(again, want, "{name}: auditing the Parquet gives other sums");
+
+        if let Some(tool) = &tool {
+            let d = Command::new(tool)
+                .args(["detect", "--format", "json"])
+                .arg(&pq)
+                .output()
+                .unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&d.stdout)
+                .unwrap_or_else(|e| panic!("{name}: detect: {e}: {}", stderr(&d)));
+            assert_eq!(v["dataset"], "Cost and Usage", "{name}: {v}");
+            assert_eq!(v["detected_version"], "1.2", "{name}: {v}");
+            assert_eq!(v["confidence"], "HIGH", "{name}: {v}");
+            assert_eq!(v["missing_columns"], serde_json::json!([]), "{name}: {v}");
+        }
+    }
 }
