@@ -117,17 +117,18 @@ mod tests {
 
     #[test]
     fn fingerprints_are_stable_and_unique_per_finding() {
+        let code = crate::model::Check::LineArithmetic.code();
         let mut a = Fingerprints(HashMap::new());
-        let first = a.next("b.csv", Some(3), "line-arithmetic", "m");
-        let again = a.next("b.csv", Some(3), "line-arithmetic", "m");
-        let other_line = a.next("b.csv", Some(4), "line-arithmetic", "m");
+        let first = a.next("b.csv", Some(3), code, "m");
+        let again = a.next("b.csv", Some(3), code, "m");
+        let other_line = a.next("b.csv", Some(4), code, "m");
         assert_ne!(first, again, "identical findings get distinct fingerprints");
         assert_ne!(first, other_line);
         assert_eq!(first.len(), 32);
         // A new report gives the same fingerprints in the same order.
         let mut b = Fingerprints(HashMap::new());
-        assert_eq!(b.next("b.csv", Some(3), "line-arithmetic", "m"), first);
-        assert_eq!(b.next("b.csv", Some(3), "line-arithmetic", "m"), again);
+        assert_eq!(b.next("b.csv", Some(3), code, "m"), first);
+        assert_eq!(b.next("b.csv", Some(3), code, "m"), again);
         // No line and line 0 differ from each other (the key keeps them apart).
         assert_ne!(
             b.next("b.csv", None, "x", "m"),
