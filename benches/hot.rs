@@ -12,7 +12,7 @@
 use billaudit::audit::{BillBuilder, Policy};
 use billaudit::classify::{ClassCache, Classifier};
 use billaudit::model::{LineItem, record_fingerprint};
-use billaudit::normalise::date::DateScan;
+use billaudit::normalise::date::{DateScan, parse_datetime};
 use billaudit::normalise::number::{DecimalMark, parse_number};
 use billaudit::normalise::profile::{ColumnMap, CostBasis, Profile};
 use billaudit::normalise::{RowNormaliser, RowOutcome, detect_header, profiles};
@@ -48,6 +48,14 @@ fn focus_map(profiles: &[Profile], header: &[String]) -> ColumnMap {
 #[divan::bench(args = ["39.4078804920", "1,234.56", "¥12.30", "-5e-06", "(5.10)", "-"])]
 fn number(s: &str) -> bool {
     parse_number(black_box(s), DecimalMark::Dot).is_ok()
+}
+
+/// One date cell: the space form, FOCUS's `T...Z` (a fast path since issue
+/// 18), and `+0800`, which still takes the path `T...Z` took before (the
+/// offset searched for `GMT`/`UTC` tags, then stripped, then read again).
+#[divan::bench(args = ["2025-10-01 00:00:00", "2025-10-01T00:00:00Z", "2025-10-01T00:00:00+08:00", "2025-10-01T00:00:00+0800"])]
+fn datetime(s: &str) -> bool {
+    parse_datetime(black_box(s)).is_some()
 }
 
 /// Header matching: a FOCUS header (found among all profiles), and a

@@ -2,7 +2,11 @@
 """The peer's side of scripts/bench.sh: the same job as `billaudit audit` in
 DuckDB. Sums BilledCost per category with ~10 case-insensitive substring
 rules (DECIMAL, never floats) and counts rows whose
-PricingQuantity x ListUnitPrice differs from ListCost. Prints JSON."""
+PricingQuantity x ListUnitPrice differs from ListCost. Prints JSON.
+
+Money columns are DECIMAL(38, 18): FOCUS exports write up to 15 decimals
+(focus-data-toolkit does), and a narrower scale would round them. Quantity
+and unit price are DECIMAL(38, 10); their product is exact (scale 20)."""
 import json
 import sys
 import time
@@ -16,7 +20,7 @@ con.execute(f"SET threads = {threads}")
 QUERY = """
 WITH rows AS (
   SELECT
-    CAST(BilledCost AS DECIMAL(38, 10)) AS cost,
+    CAST(BilledCost AS DECIMAL(38, 18)) AS cost,
     CASE
       WHEN ChargeCategory = 'Tax' THEN 'tax'
       WHEN ChargeCategory = 'Credit' THEN 'credit'
@@ -34,7 +38,7 @@ WITH rows AS (
       ELSE 'other'
     END AS category,
     CAST(PricingQuantity AS DECIMAL(38, 10)) * CAST(ListUnitPrice AS DECIMAL(38, 10))
-      <> CAST(ListCost AS DECIMAL(38, 10)) AS mismatch
+      <> CAST(ListCost AS DECIMAL(38, 18)) AS mismatch
   FROM read_csv(?, header = true, all_varchar = true)
 )
 SELECT category, SUM(cost) AS total, COUNT(*) AS n, COUNT(*) FILTER (WHERE mismatch) AS mismatches

@@ -235,6 +235,10 @@ pub fn parse_datetime_in(raw: &str, order: DateOrder) -> Option<NaiveDateTime> {
     if order == DateOrder::MonthFirst {
         return parse_datetime(raw);
     }
+    // No ISO date has a slash: the day-first formats cannot read one.
+    if let Some(dt) = iso_offset_fast(raw.trim()) {
+        return Some(dt);
+    }
     let s = strip_offset(raw.trim());
     for f in DMY_DATETIME_FORMATS {
         if let Ok(dt) = NaiveDateTime::parse_from_str(s, f) {
@@ -296,8 +300,9 @@ pub fn parse_datetime(raw: &str) -> Option<NaiveDateTime> {
     if s.is_empty() || s.len() > 64 {
         return None;
     }
-    // The usual case first, before any offset handling: `2025-10-01 00:00:00`.
-    if let Some(dt) = iso_fast(s) {
+    // The usual cases first, before any offset handling: `2025-10-01 00:00:00`,
+    // and FOCUS's `2025-10-01T00:00:00Z` or `...+08:00`.
+    if let Some(dt) = iso_offset_fast(s) {
         return Some(dt);
     }
     let s = strip_offset(s);
@@ -310,6 +315,27 @@ pub fn parse_datetime(raw: &str) -> Option<NaiveDateTime> {
         }
     }
     parse_date(s).map(|d| d.and_time(NaiveTime::MIN))
+}
+
+/// [`iso_fast`], also after a `Z` or a `+HH:MM`/`-HH:MM` offset: what
+/// [`strip_offset`] would drop from such a time (it finds no `GMT` or `UTC`
+/// in it, and nothing else it strips), without searching for those tags.
+/// Allocation-free; `None` for anything else.
+fn iso_offset_fast(s: &str) -> Option<NaiveDateTime> {
+    let b = s.as_bytes();
+    match b.last()? {
+        b'Z' => iso_fast(&s[..s.len() - 1]),
+        // `...:SS+08:00`: the offset follows a time, never a bare date.
+        b'0'..=b'9' if b.len() > 16 && matches!(b[b.len() - 6], b'+' | b'-') => {
+            let (head, tail) = s.split_at(s.len() - 6);
+            if is_offset(tail) {
+                iso_fast(head)
+            } else {
+                iso_fast(s)
+            }
+        }
+        _ => iso_fast(s),
+    }
 }
 
 /// `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS[.fff]]` (or with `T`): what cloud

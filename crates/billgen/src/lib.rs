@@ -9,6 +9,12 @@
 //! intent for each row (which category it draws), never from billaudit:
 //! its category names are its own list on purpose, so a test does not
 //! check billaudit against itself.
+//!
+//! Two shapes ([`Shape`]): the FOCUS specification's own (the default:
+//! ISO 8601 datetimes `2025-10-01T00:00:00Z` and thousands of distinct
+//! descriptions, each naming its SKU), and the shape the generator wrote
+//! before issue 18 (`2025-10-01 00:00:00`, eleven descriptions), kept to
+//! compare with the figures measured on it.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -172,6 +178,33 @@ const TEMPLATES: &[Template] = &[
 
 const HEADER: &str = "\"AvailabilityZone\",\"BilledCost\",\"BillingAccountId\",\"BillingAccountName\",\"BillingCurrency\",\"BillingPeriodEnd\",\"BillingPeriodStart\",\"ChargeCategory\",\"ChargeClass\",\"ChargeDescription\",\"ChargeFrequency\",\"ChargePeriodEnd\",\"ChargePeriodStart\",\"CommitmentDiscountCategory\",\"CommitmentDiscountId\",\"CommitmentDiscountName\",\"CommitmentDiscountStatus\",\"CommitmentDiscountType\",\"ConsumedQuantity\",\"ConsumedUnit\",\"ContractedCost\",\"ContractedUnitPrice\",\"EffectiveCost\",\"InvoiceIssuerName\",\"ListCost\",\"ListUnitPrice\",\"PricingCategory\",\"PricingQuantity\",\"PricingUnit\",\"ProviderName\",\"PublisherName\",\"RegionId\",\"RegionName\",\"ResourceId\",\"ResourceName\",\"ResourceType\",\"ServiceCategory\",\"Id\",\"ServiceName\",\"SkuId\",\"SkuPriceId\",\"SubAccountId\",\"SubAccountName\",\"Tags\"";
 
+/// How the rows are written. Both shapes have the same 44 columns and the
+/// same amounts; only dates and descriptions differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Shape {
+    /// As the FOCUS specification writes an export: datetimes in ISO 8601
+    /// with `T` and `Z` (`2025-10-01T00:00:00Z`), and each usage row's
+    /// description naming its SKU (`A100 80GB GPU instance hours, SKU0042`):
+    /// about 2,700 distinct descriptions.
+    #[default]
+    Spec,
+    /// The generator's shape before issue 18: `2025-10-01 00:00:00`, and
+    /// one description per template (11). Same rows for the same seed as
+    /// before.
+    Legacy,
+}
+
+impl Shape {
+    /// `spec` or `legacy`.
+    pub fn parse(s: &str) -> Option<Shape> {
+        match s {
+            "spec" => Some(Shape::Spec),
+            "legacy" => Some(Shape::Legacy),
+            _ => None,
+        }
+    }
+}
+
 /// What a generated file must audit to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expected {
@@ -213,8 +246,19 @@ impl Expected {
     }
 }
 
-/// Writes a FOCUS CSV of `rows` rows drawn from `seed` to `w`.
+/// Writes a FOCUS CSV of `rows` rows drawn from `seed` to `w`, in the
+/// FOCUS specification's shape ([`Shape::Spec`]).
 pub fn focus(rows: u64, seed: u64, w: &mut impl Write) -> std::io::Result<Expected> {
+    focus_shaped(rows, seed, Shape::Spec, w)
+}
+
+/// [`focus`] in the given shape.
+pub fn focus_shaped(
+    rows: u64,
+    seed: u64,
+    shape: Shape,
+    w: &mut impl Write,
+) -> std::io::Result<Expected> {
     let mut rng = Rng(seed);
     writeln!(w, "{HEADER}")?;
     let weights: u64 = TEMPLATES.iter().map(|t| t.weight).sum();
@@ -275,20 +319,43 @@ pub fn focus(rows: u64, seed: u64, w: &mut impl Write) -> std::io::Result<Expect
         let day = 1 + i % 30;
         let hour = i % 24;
         let account = 100_000 + rng.below(20);
+        // Drawn in the order the legacy shape drew them.
+        let res = rng.below(5000);
+        let sku = rng.below(300);
+        let h2 = (hour + 1).min(23);
+        let (period_end, period_start, charge_end, charge_start, desc);
+        match shape {
+            Shape::Spec => {
+                period_end = "2025-11-01T00:00:00Z".to_string();
+                period_start = "2025-10-01T00:00:00Z".to_string();
+                charge_end = format!("2025-10-{day:02}T{h2:02}:00:00Z");
+                charge_start = format!("2025-10-{day:02}T{hour:02}:00:00Z");
+                // A usage row names its SKU, as real exports' descriptions
+                // name a rate or a SKU; tax and credit rows do not.
+                desc = if t.charge_category == "Usage" {
+                    format!("{}, SKU{sku:04}", t.description)
+                } else {
+                    t.description.to_string()
+                };
+            }
+            Shape::Legacy => {
+                period_end = "2025-11-01 00:00:00".to_string();
+                period_start = "2025-10-01 00:00:00".to_string();
+                charge_end = format!("2025-10-{day:02} {h2:02}:00:00");
+                charge_start = format!("2025-10-{day:02} {hour:02}:00:00");
+                desc = t.description.to_string();
+            }
+        }
         writeln!(
             w,
-            "\"us-east-1{az}\",{billed},\"{acct}\",\"ML Research\",\"USD\",\"2025-11-01 00:00:00\",\"2025-10-01 00:00:00\",\"{cc}\",NULL,\"{desc}\",\"Usage-Based\",\"2025-10-{day:02} {h2:02}:00:00\",\"2025-10-{day:02} {hour:02}:00:00\",NULL,NULL,NULL,NULL,NULL,{qty},\"{unit}\",{billed},{price},{billed},\"GPU Cloud Inc.\",{list},\"{price}\",\"Standard\",{qty},\"{unit}\",\"GPU Cloud\",\"GPU Cloud Inc.\",\"us-east-1\",\"US East (N. Virginia)\",\"res-{res:06}\",NULL,NULL,\"{scat}\",{i},\"{sname}\",\"SKU{sku:04}\",\"SKU{sku:04}.P1\",\"{acct}\",\"ml-team\",\"{{\"\"team\"\":\"\"ml\"\",\"\"env\"\":\"\"{env}\"\"}}\"",
+            "\"us-east-1{az}\",{billed},\"{acct}\",\"ML Research\",\"USD\",\"{period_end}\",\"{period_start}\",\"{cc}\",NULL,\"{desc}\",\"Usage-Based\",\"{charge_end}\",\"{charge_start}\",NULL,NULL,NULL,NULL,NULL,{qty},\"{unit}\",{billed},{price},{billed},\"GPU Cloud Inc.\",{list},\"{price}\",\"Standard\",{qty},\"{unit}\",\"GPU Cloud\",\"GPU Cloud Inc.\",\"us-east-1\",\"US East (N. Virginia)\",\"res-{res:06}\",NULL,NULL,\"{scat}\",{i},\"{sname}\",\"SKU{sku:04}\",\"SKU{sku:04}.P1\",\"{acct}\",\"ml-team\",\"{{\"\"team\"\":\"\"ml\"\",\"\"env\"\":\"\"{env}\"\"}}\"",
             az = ["a", "b", "c"][(i % 3) as usize],
             acct = account,
             cc = t.charge_category,
-            desc = t.description,
-            h2 = (hour + 1).min(23),
             unit = t.unit,
             list = list_written,
-            res = rng.below(5000),
             scat = t.service_category,
             sname = t.service_name,
-            sku = rng.below(300),
             env = if i % 5 == 0 { "dev" } else { "prod" },
         )?;
     }

@@ -448,3 +448,61 @@ fn ranges_are_read_whole() {
     );
     assert_eq!(parse_range("2025-10-01"), None);
 }
+
+/// The offset fast path gives what stripping the offset and trying every
+/// format gives (chrono's own parsing of the formats), and it does fire on
+/// the FOCUS forms: `Z` and `+HH:MM`/`-HH:MM` after a time.
+#[test]
+fn the_offset_fast_path_agrees_with_stripping_and_the_formats() {
+    let slow = |s: &str| {
+        let t = strip_offset(s.trim());
+        DATETIME_FORMATS
+            .iter()
+            .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
+            .or_else(|| parse_date(t).map(|d| d.and_time(NaiveTime::MIN)))
+    };
+    let times = [
+        "2024-05-20T18:00:00",
+        "2024-05-20 18:00:00",
+        "2024-05-20T18:00",
+        "2024-05-20T18:00:00.123",
+        "2024-05-20T18:00:00.5",
+        "2024-02-29T23:59:59",
+    ];
+    for t in times {
+        for tail in ["Z", "+08:00", "-05:00", "+00:00"] {
+            let s = format!("{t}{tail}");
+            let fast = iso_offset_fast(&s);
+            assert!(fast.is_some(), "{s}: the fast path must read it");
+            assert_eq!(fast, slow(&s), "{s}");
+            assert_eq!(parse_datetime(&s), fast, "{s}");
+            for order in [DateOrder::DayFirst, DateOrder::MonthFirst] {
+                assert_eq!(parse_datetime_in(&s, order), fast, "{s} {order:?}");
+            }
+        }
+    }
+    // Near misses and other forms: what the fast path reads, if anything,
+    // is what the formats read, and parsing is unchanged.
+    for s in [
+        "2024-05-20Z",
+        "2024-05-20+08:00",
+        "2024-05-20T18:00:00ZZ",
+        "2024-05-20T18:00:00+0800",
+        "2024-05-20T18:00:00+08:0x",
+        "2024-05-20T18:00:00 08:00",
+        "2024-05-20T18:00:00+8:000",
+        "2023-02-29T18:00:00Z",
+        "2024-05-20T25:00:00Z",
+        "2024-05-20T18:00:00.1234567890Z",
+        "2024-05-20T18:00:00 UTCZ",
+    ] {
+        if let Some(fast) = iso_offset_fast(s) {
+            assert_eq!(Some(fast), slow(s), "{s}");
+        }
+        assert_eq!(parse_datetime(s), slow(s), "{s}");
+    }
+    assert_eq!(
+        parse_datetime("2024-05-20T18:00:00Z"),
+        Some(dt("2024-05-20 18:00:00"))
+    );
+}
