@@ -200,6 +200,26 @@ impl RowNormaliser<'_> {
         }
     }
 
+    /// [`Self::number`], except that on a summary row a cell holding a
+    /// summary label is that label, not a figure: vendors print the label
+    /// in whichever column stands left of the amount (`;;IVA 21%;12,81`).
+    fn figure(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+        role: Role,
+        summary: Option<SummaryKind>,
+    ) -> Result<Option<Decimal>, Box<Finding>> {
+        if summary.is_some() {
+            if let Some(i) = self.map.get(role) {
+                if summary_label(number::trim(self.text(line, rec, i)?)).is_some() {
+                    return Ok(None);
+                }
+            }
+        }
+        self.number(line, rec, role)
+    }
+
     fn number(
         &self,
         line: u64,
@@ -389,9 +409,9 @@ impl RowNormaliser<'_> {
                 description.push_str(t);
             }
         }
-        *quantity = self.number(line, rec, Role::Quantity)?;
-        *unit_price = self.number(line, rec, Role::UnitPrice)?;
-        *list_amount = self.number(line, rec, Role::ListAmount)?;
+        *quantity = self.figure(line, rec, Role::Quantity, summary)?;
+        *unit_price = self.figure(line, rec, Role::UnitPrice, summary)?;
+        *list_amount = self.figure(line, rec, Role::ListAmount, summary)?;
         put(unit, self.field_str(line, rec, Role::Unit)?);
         put(price_unit, self.field_str(line, rec, Role::PriceUnit)?);
         put(resource, self.field_str(line, rec, Role::ResourceId)?);

@@ -634,3 +634,42 @@ fn italian_summary_rows() {
     let codes: Vec<&str> = bill.findings.iter().map(|f| f.code.as_str()).collect();
     assert!(codes.iter().all(|c| !c.ends_with("mismatch")), "{codes:?}");
 }
+
+// A Spanish GPU host's invoice export: a title block, semicolons, decimal
+// commas, the currency in the amount header, and the summary labels in the
+// unit-price column (`;;IVA 21%;12,81`). By hand: 45,00 + 10,00 + 3,00 +
+// 1,00 + 2,00 = 61,00; IVA 21% of 61,00 = 12,81; total 73,81. Hidden:
+// 3,00 + 1,00 + 2,00 = 6,00 / 61,00 = 9.84%.
+// Regression: the `IVA 21%` label in the price column was read as an
+// unparsable price, so the tax row was left out and the total mismatched.
+#[test]
+fn summary_labels_in_the_price_column() {
+    let bill = audit_csv_text(
+        "Nube Iberia S.L. - Factura FAC-2025-0117\nPeriodo: noviembre 2025\n\n\
+         Concepto;Cantidad;Precio unitario;Importe (EUR)\n\
+         Servidor GPU RTX 4090 (horas);100;0,45;45,00\n\
+         Almacenamiento SSD 200 GB;200;0,05;10,00\n\
+         Copia de seguridad diaria;1;3,00;3,00\n\
+         Tráfico de salida a Internet;50;0,02;1,00\n\
+         Tarifa de gestión del clúster;1;2,00;2,00\n\
+         ;;Subtotal;61,00\n;;IVA 21%;12,81\n;;Importe total;73,81\n",
+    );
+    let t = &bill.totals;
+    assert_eq!(
+        [
+            t.compute.as_str(),
+            t.storage.as_str(),
+            t.storage_replica.as_str(),
+            t.bandwidth.as_str(),
+            t.scheduling.as_str(),
+            t.tax.as_str(),
+        ],
+        ["45.00", "10.00", "3.00", "1.00", "2.00", "12.81"]
+    );
+    assert_eq!(bill.total, "73.81");
+    assert_eq!(bill.skipped_rows, 2, "the subtotal and total rows");
+    let codes: Vec<&str> = bill.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(!codes.contains(&"unparsable-value"), "{codes:?}");
+    assert!(codes.iter().all(|c| !c.ends_with("mismatch")), "{codes:?}");
+    assert!(codes.contains(&"hidden-fee-share"), "{codes:?}");
+}
