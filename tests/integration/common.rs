@@ -113,3 +113,44 @@ pub fn stderr(o: &Output) -> String {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// Whether python3 imports every module; a skip (with a line on stderr)
+/// outside CI, a failure under CI=true (scripts/test installs them).
+pub fn python_has(modules: &[&str]) -> bool {
+    let code = modules
+        .iter()
+        .map(|m| format!("import {m}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let ok = Command::new("python3")
+        .args(["-c", &code])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "python3 with {modules:?} is required when CI=true (scripts/test installs them)"
+        );
+        eprintln!("SKIPPED: python3 cannot import {modules:?}");
+    }
+    ok
+}
+
+/// The real invoices: `$BILLAUDIT_REAL_INVOICES` or `../shared/data/invoices`
+/// (a sibling of [`real_data`]'s default). `None` when absent, which fails
+/// under `CI=true`.
+pub fn real_invoices() -> Option<PathBuf> {
+    let dir = std::env::var_os("BILLAUDIT_REAL_INVOICES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/data/invoices"));
+    if dir.join("expected.toml").exists() {
+        Some(dir)
+    } else {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "real invoices not found at {} (set BILLAUDIT_REAL_INVOICES); required when CI=true",
+            dir.display()
+        );
+        None
+    }
+}

@@ -33,25 +33,6 @@ use crate::common::*;
 /// this list (and the list cannot go stale).
 const KNOWN_FAILING: &[(&str, &str)] = &[];
 
-/// The real invoices: `$BILLAUDIT_REAL_INVOICES` or `../shared/data/invoices`
-/// (a sibling of `real_data()`'s default). `None` when absent, which fails
-/// under `CI=true`.
-fn real_invoices() -> Option<PathBuf> {
-    let dir = std::env::var_os("BILLAUDIT_REAL_INVOICES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/data/invoices"));
-    if dir.join("expected.toml").exists() {
-        Some(dir)
-    } else {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "real invoices not found at {} (set BILLAUDIT_REAL_INVOICES); required when CI=true",
-            dir.display()
-        );
-        None
-    }
-}
-
 struct Expected {
     name: String,
     path: PathBuf,

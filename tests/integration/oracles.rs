@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use crate::common::root;
+use crate::common::{python_has, root};
 
 #[test]
 fn fixture_expectations_agree_with_the_oracle() {
@@ -331,24 +331,9 @@ fn run_sql_duckdb(files: &[String]) -> std::process::Output {
         .unwrap()
 }
 
-fn duckdb_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import duckdb"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "python3 with duckdb is required when CI=true (scripts/test installs it)"
-        );
-        eprintln!("SKIPPED: python3 cannot import duckdb");
-    }
-    ok
-}
-
 #[test]
 fn duckdb_sql_equals_audit_on_generated_focus_bills() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -443,7 +428,7 @@ fn duckdb_sql_equals_audit_on_generated_focus_bills() {
 /// naming the value.
 #[test]
 fn duckdb_sql_refuses_costs_finer_than_its_scale() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use rust_decimal::Decimal;
 
-use crate::common::{audit_json, real_data, run, stderr};
+use crate::common::{audit_json, python_has, real_data, run, stderr};
 
 /// DuckDB writes the variants and prints what it knows about them (JSON).
 const WRITER: &str = r#"
@@ -71,22 +71,6 @@ const SOURCES: &[(&str, &str)] = &[
     ),
     ("oci/reports_cost-csv_0000000030000269.csv", "cost/myCost"),
 ];
-
-/// Whether python3 can import duckdb; under CI=true it must.
-fn duckdb_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import duckdb"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "python3 with duckdb is required when CI=true (scripts/test installs it)"
-        );
-        eprintln!("SKIPPED: python3 cannot import duckdb");
-    }
-    ok
-}
 
 struct Facts {
     rows: u64,
@@ -170,7 +154,7 @@ fn real(rel: &str) -> Option<PathBuf> {
 
 #[test]
 fn typed_parquet_totals_are_the_sum_of_each_doubles_shortest_decimal() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     for (rel, cost) in SOURCES {
@@ -199,7 +183,7 @@ fn the_oci_sample_has_costs_a_double_cannot_hold() {
     // The OCI costs have up to 18 decimals: the DOUBLE variant's total is
     // the sum of the doubles' decimals, which is not the CSV's exact sum.
     // This keeps the round-trip branch above honest: it is skipped for a reason.
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let (rel, cost) = SOURCES[3];
@@ -211,7 +195,7 @@ fn the_oci_sample_has_costs_a_double_cannot_hold() {
 
 #[test]
 fn decimal_parquet_totals_are_exact() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     for (rel, cost) in SOURCES {
@@ -243,7 +227,7 @@ fn decimal_parquet_totals_are_exact() {
 
 #[test]
 fn every_codec_reads_to_the_same_bill() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let (rel, cost) = SOURCES[0];
@@ -260,7 +244,7 @@ fn every_codec_reads_to_the_same_bill() {
 
 #[test]
 fn three_part_files_merge_into_one_bill() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     for (rel, cost) in &SOURCES[..2] {
@@ -283,7 +267,7 @@ fn three_part_files_merge_into_one_bill() {
 
 #[test]
 fn a_parquet_file_is_known_by_its_magic_not_its_name_and_read_from_stdin() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let (rel, cost) = SOURCES[2];
@@ -326,7 +310,7 @@ fn refused(dir: &Path, name: &str, bytes: &[u8]) -> String {
 
 #[test]
 fn damaged_parquet_files_are_refused_with_what_is_wrong() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let dir = tempdir();
@@ -374,7 +358,7 @@ fn damaged_parquet_files_are_refused_with_what_is_wrong() {
 
 #[test]
 fn an_unknown_codec_is_refused() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let dir = tempdir();
@@ -412,7 +396,7 @@ fn an_unknown_codec_is_refused() {
 
 #[test]
 fn brotli_is_refused_by_name() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let (rel, cost) = SOURCES[2];
@@ -430,7 +414,7 @@ fn brotli_is_refused_by_name() {
 
 #[test]
 fn a_nan_cost_is_an_error_naming_column_row_and_line() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let dir = tempdir();
@@ -456,7 +440,7 @@ fn a_nan_cost_is_an_error_naming_column_row_and_line() {
 /// DuckDB infers are read through the same shortest decimal on both sides.
 #[test]
 fn sql_over_read_parquet_equals_the_audit_of_the_parquet() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let Some(src) = real("focus/focus_sample.csv") else {
@@ -509,7 +493,7 @@ fn sql_over_read_parquet_equals_the_audit_of_the_parquet() {
 /// is the same bill as the file itself.
 #[test]
 fn a_parquet_entry_of_a_zip_archive_is_read() {
-    if !duckdb_available() {
+    if !python_has(&["duckdb"]) {
         return;
     }
     let Some(src) = real("focus/focus_sample.csv") else {

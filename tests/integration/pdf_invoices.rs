@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::common::{root, run, run_with_stdin, stderr, stdout};
+use crate::common::{real_invoices, root, run, run_with_stdin, stderr, stdout};
 
 /// Whether `pdftotext` can be run. Missing, the PDF tests are skipped, but
 /// under `CI=true` (where scripts/test installs poppler-utils) they fail.
@@ -26,24 +26,6 @@ fn have_pdftotext() -> bool {
         eprintln!("pdftotext not found: PDF test skipped (apt-get install poppler-utils)");
     }
     ok
-}
-
-/// The real invoices: `$BILLAUDIT_REAL_INVOICES` or `../shared/data/invoices`
-/// (absent: skipped, but a failure under `CI=true`).
-fn real_invoices() -> Option<PathBuf> {
-    let dir = std::env::var_os("BILLAUDIT_REAL_INVOICES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/data/invoices"));
-    if dir.join("SOURCES.md").exists() {
-        Some(dir)
-    } else {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "real invoices not found at {} (set BILLAUDIT_REAL_INVOICES); required when CI=true",
-            dir.display()
-        );
-        None
-    }
 }
 
 fn pdfs() -> Vec<PathBuf> {

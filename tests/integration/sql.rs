@@ -5,30 +5,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::common::{real_data, root, run, stderr, stdout};
+use crate::common::{python_has, real_data, root, run, stderr, stdout};
 
 /// True when `python3` can import every module; under `CI=true` a missing
 /// module fails the test (scripts/test installs them).
-fn python_has(modules: &[&str]) -> bool {
-    let code = modules
-        .iter()
-        .map(|m| format!("import {m}"))
-        .collect::<Vec<_>>()
-        .join("; ");
-    let ok = Command::new("python3")
-        .args(["-c", &code])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "python3 with {modules:?} is required when CI=true (scripts/test installs them)"
-        );
-        eprintln!("SKIPPED: python3 cannot import {modules:?}");
-    }
-    ok
-}
-
 fn sql_fixtures() -> Vec<String> {
     vec![
         format!(
