@@ -46,8 +46,11 @@ pub struct Monthly {
 /// Accumulates [`Monthly`] one item at a time.
 #[derive(Debug, Default)]
 pub struct MonthlyTally {
-    /// (year, month) -> (hidden, subtotal).
-    sums: BTreeMap<(i32, u32), (Decimal, Decimal)>,
+    /// (year, month) -> (hidden, subtotal, items that reached the month).
+    sums: BTreeMap<(i32, u32), (Decimal, Decimal, u64)>,
+    /// The tracked months in the order their first item came: which months
+    /// two tallies track together depends on it ([`MonthlyTally::merge`]).
+    order: Vec<(i32, u32)>,
     undated: u64,
     untracked: u64,
 }
@@ -69,7 +72,11 @@ impl MonthlyTally {
             self.untracked += 1;
             return;
         }
-        let slot = self.sums.entry(key).or_default();
+        let slot = self.sums.entry(key).or_insert_with(|| {
+            self.order.push(key);
+            Default::default()
+        });
+        slot.2 += 1;
         // A sum that no longer fits a Decimal refuses the whole bill (see
         // `BillBuilder::overflow_at`), so saturating here never shows.
         if hidden {
@@ -80,12 +87,37 @@ impl MonthlyTally {
         }
     }
 
+    /// Adds the tally of the rows right after these. The months tracked
+    /// are the first [`MAX_MONTHS`] of all the rows, as one tally would
+    /// track them: a later month beyond them counts its items as untracked.
+    pub fn merge(&mut self, later: Self) {
+        self.undated += later.undated;
+        self.untracked += later.untracked;
+        let mut sums = later.sums;
+        for key in later.order {
+            let Some((hidden, subtotal, n)) = sums.remove(&key) else {
+                continue;
+            };
+            if !self.sums.contains_key(&key) && self.sums.len() >= MAX_MONTHS {
+                self.untracked += n;
+                continue;
+            }
+            let slot = self.sums.entry(key).or_insert_with(|| {
+                self.order.push(key);
+                Default::default()
+            });
+            slot.0 = slot.0.saturating_add(hidden);
+            slot.1 = slot.1.saturating_add(subtotal);
+            slot.2 += n;
+        }
+    }
+
     pub fn finish(self) -> Monthly {
         Monthly {
             months: self
                 .sums
                 .into_iter()
-                .map(|((y, m), (hidden, subtotal))| MonthFigures {
+                .map(|((y, m), (hidden, subtotal, _))| MonthFigures {
                     month: format!("{y:04}-{m:02}"),
                     hidden,
                     subtotal,
