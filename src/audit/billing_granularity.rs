@@ -17,7 +17,7 @@ pub struct Granularity {
     billed: Decimal,
     per_second: Decimal,
     scale: u32,
-    memo: Memo,
+    pub(super) memo: Memo,
     /// Set for a range's figures ([`Granularity::deferred`]): its rounded
     /// lines (amount, per-second cost, in days), kept for the bill to add.
     deferred: Option<Vec<(Decimal, Decimal, bool)>>,

@@ -81,11 +81,6 @@ impl<'p> FindingLog<'p> {
         if item.amount == Decimal::ZERO {
             return;
         }
-        if self.entries.capacity() == 0 {
-            // About the rows of a range.
-            self.entries.reserve(1024);
-            self.text.reserve(32 * 1024);
-        }
         let from = self.text.len();
         self.text.push_str(&item.description);
         let currency = self.currency(&item.currency);

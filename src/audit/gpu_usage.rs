@@ -55,7 +55,7 @@ struct Tally {
 #[derive(Debug, Default)]
 pub struct GpuTally {
     models: BTreeMap<&'static str, Tally>,
-    memo: Memo,
+    pub(super) memo: Memo,
     /// Set for a range's tally ([`GpuTally::deferred`]): its lines, kept
     /// for the bill to add.
     uses: Option<Vec<(&'static str, Use)>>,

@@ -44,7 +44,7 @@ use crate::normalise::SkipReason;
 pub use crate::vocab::checks::{CHECKS, Check, CheckInfo, Figure, Ratio};
 pub use bill::{Bill, BillBuilder};
 pub use finding_log::FindingLog;
-pub use partial::Partial;
+pub use partial::{Caches, Partial};
 pub use sink::{Emit, Sink};
 pub use thresholds::{Thresholds, default_text, parse_fraction};
 

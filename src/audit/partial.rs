@@ -50,7 +50,32 @@ pub struct Partial<'p> {
     gpu: gpu_usage::GpuTally,
 }
 
+/// The caches of a partial's tallies (descriptions to GPU models, units to
+/// hours): a worker keeps them from range to range ([`Partial::take_caches`]).
+#[derive(Debug, Default)]
+pub struct Caches {
+    gpu: usage::Memo,
+    granularity: usage::Memo,
+}
+
 impl<'p> Partial<'p> {
+    /// A partial that starts with the caches of an earlier one.
+    pub fn with_caches(policy: &'p Policy, caches: Caches) -> Self {
+        let mut p = Partial::new(policy);
+        p.gpu.memo = caches.gpu;
+        p.granularity.memo = caches.granularity;
+        p
+    }
+
+    /// Takes the caches, for the next partial the thread builds (merging
+    /// does not need them).
+    pub fn take_caches(&mut self) -> Caches {
+        Caches {
+            gpu: std::mem::take(&mut self.gpu.memo),
+            granularity: std::mem::take(&mut self.granularity.memo),
+        }
+    }
+
     pub fn new(policy: &'p Policy) -> Self {
         Partial {
             line_items: 0,

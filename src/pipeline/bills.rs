@@ -1,7 +1,7 @@
 //! Bill assembly: one bill per currency in a file, in order of first
 //! appearance, built from the items and skips of a CSV or text run.
 
-use crate::audit::{Bill, BillBuilder, Partial, Policy};
+use crate::audit::{Bill, BillBuilder, Caches, Partial, Policy};
 use crate::error::{Error, InputError, Result};
 use crate::model::{Check, Finding, LineItem};
 use crate::normalise::date::DateOrder;
@@ -205,6 +205,9 @@ pub(super) struct RangeBills<'p> {
     runs: Vec<Run<'p>>,
     /// As [`Bills::proved`], for the range's rows.
     proved: [Option<u64>; 2],
+    /// The caches the first partial starts with (the reader's, from its
+    /// earlier ranges).
+    caches: Caches,
 }
 
 enum Run<'p> {
@@ -213,11 +216,27 @@ enum Run<'p> {
 }
 
 impl<'p> RangeBills<'p> {
-    pub(super) fn new(policy: &'p Policy) -> Self {
+    pub(super) fn new(policy: &'p Policy, caches: Caches) -> Self {
         RangeBills {
             policy,
             runs: Vec::new(),
             proved: [None; 2],
+            caches,
+        }
+    }
+
+    fn partial(&mut self) -> Partial<'p> {
+        Partial::with_caches(self.policy, std::mem::take(&mut self.caches))
+    }
+
+    /// The caches of the range's first partial, for the reader's next range.
+    pub(super) fn take_caches(&mut self) -> Caches {
+        match self.runs.first_mut() {
+            Some(Run::Primary(p)) => p.take_caches(),
+            Some(Run::Currencies(list)) => list
+                .first_mut()
+                .map_or_else(Caches::default, |(_, p)| p.take_caches()),
+            None => std::mem::take(&mut self.caches),
         }
     }
 
@@ -239,13 +258,18 @@ impl<'p> RangeBills<'p> {
         if !matches!(self.runs.last(), Some(Run::Currencies(_))) {
             self.runs.push(Run::Currencies(Vec::new()));
         }
+        let fresh = match &self.runs.last() {
+            Some(Run::Currencies(list)) if list.iter().any(|(x, _)| x == c) => None,
+            _ => Some(self.partial()),
+        };
         let Some(Run::Currencies(list)) = self.runs.last_mut() else {
             unreachable!("a currency run was just pushed")
         };
         let i = match list.iter().position(|(x, _)| x == c) {
             Some(i) => i,
             None => {
-                list.push((c.clone(), Partial::new(self.policy)));
+                let p = fresh.unwrap_or_else(|| Partial::new(self.policy));
+                list.push((c.clone(), p));
                 list.len() - 1
             }
         };

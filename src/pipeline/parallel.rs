@@ -30,7 +30,7 @@ use ::csv::ByteRecord;
 use super::bills::{Bills, RangeBills};
 use super::csv_run::{Classify, apply_outcome, read_rows, shift_lines};
 use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
-use crate::audit::Policy;
+use crate::audit::{Caches, Policy};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;
@@ -62,6 +62,7 @@ type Reuse<'w> = (
     &'w mut ClassCache,
     &'w mut Vec<Box<LineItem>>,
     &'w mut Vec<u8>,
+    &'w mut Caches,
 );
 
 /// At most this many items of applied rows are kept per worker to build new
@@ -391,6 +392,7 @@ impl<'p> Parallel<'_, 'p> {
                     let mut cache = ClassCache::default();
                     let mut spare: Vec<Box<LineItem>> = Vec::new();
                     let mut buf: Vec<u8> = Vec::new();
+                    let mut caches = Caches::default();
                     loop {
                         let job = match job_rx.lock() {
                             Ok(rx) => rx.recv(),
@@ -419,7 +421,7 @@ impl<'p> Parallel<'_, 'p> {
                                 recycled = back;
                             }
                         }
-                        let reuse = (&mut cache, &mut spare, &mut buf);
+                        let reuse = (&mut cache, &mut spare, &mut buf, &mut caches);
                         let chunk = self.chunk(job, worker, recycled, reuse);
                         if tx.send((k, chunk)).is_err() {
                             break;
@@ -508,7 +510,7 @@ impl<'p> Parallel<'_, 'p> {
 
     /// Reads the records that start in the job's range.
     fn chunk(&self, job: Job, worker: usize, rows: Rows, reuse: Reuse<'_>) -> Chunk<'p> {
-        let (cache, spare, buf) = reuse;
+        let (cache, spare, buf, caches) = reuse;
         match job {
             Job::Range { from, to, len } => {
                 // The range and a little more are read at once; a last
@@ -539,7 +541,7 @@ impl<'p> Parallel<'_, 'p> {
                             (from, to),
                             None,
                             (worker, rows),
-                            (cache, spare),
+                            (cache, spare, caches),
                         )
                     }
                     Err(e) => Chunk {
@@ -561,7 +563,7 @@ impl<'p> Parallel<'_, 'p> {
                     (from, to),
                     available,
                     (worker, rows),
-                    (cache, spare),
+                    (cache, spare, caches),
                 )
             }
         }
@@ -579,14 +581,14 @@ impl<'p> Parallel<'_, 'p> {
         (from, to): (u64, u64),
         available: Option<usize>,
         (worker, rows): (usize, Rows),
-        (cache, spare): (&mut ClassCache, &mut Vec<Box<LineItem>>),
+        (cache, spare, caches): (&mut ClassCache, &mut Vec<Box<LineItem>>, &mut Caches),
     ) -> Chunk<'p> {
         let mut chunk = Chunk::unread(from, worker, rows, to);
         // The checks run here unless something needs the items themselves
         // (the item hook of `billaudit lines` and `convert`).
         let opts = self.class.opts;
         if opts.item_hook.is_none() {
-            chunk.state = Some(RangeBills::new(self.policy));
+            chunk.state = Some(RangeBills::new(self.policy, std::mem::take(caches)));
         }
         let mut rdr = ingest::csv::reader(reader, self.delimiter);
         // The bytes the reader reads, as far as they are at hand, for where
@@ -645,6 +647,9 @@ impl<'p> Parallel<'_, 'p> {
                 }
                 None => chunk.rows.push((line, outcome)),
             }
+        }
+        if let Some(state) = &mut chunk.state {
+            *caches = state.take_caches();
         }
         chunk
     }
