@@ -323,3 +323,45 @@ fn limits_reached_inside_a_range_are_met_as_on_one_thread() {
     }
     assert_eq!(b.finish(), want);
 }
+
+/// Months past [`MAX_MONTHS`] are counted, not tracked; which months are
+/// tracked depends on the order they first come in, across ranges.
+#[test]
+fn the_months_tracked_are_the_first_ones_of_all_the_ranges() {
+    let mut ops = Vec::new();
+    for k in 0..400u64 {
+        // 150 distinct months (2000-01 on), in an order that jumps about.
+        let m = (k * 37) % 150;
+        let mut i = LineItem::new(k + 2, "disk", Decimal::new(100 + k as i64, 2));
+        i.rule = "test".into();
+        i.category = Category::Bandwidth;
+        i.start = NaiveDate::from_ymd_opt(2000 + (m / 12) as i32, 1 + (m % 12) as u32, 1)
+            .and_then(|d| d.and_hms_opt(0, 0, 0));
+        ops.push(Op::Item(Box::new(i)));
+    }
+    let policy = policy(3);
+    let want = sequential(&ops, &policy);
+    // 150 months, 120 tracked: rows of the 30 others are untracked. Each
+    // month has 400 / 150 rows, 2 or 3 (rows k and k + 150 share one).
+    assert_eq!(want.monthly.months.len(), MAX_MONTHS);
+    assert!(want.monthly.untracked_items >= 60 && want.monthly.untracked_items <= 90);
+    for cut in [1, 50, 119, 121, 200, 399] {
+        let mut b = builder(&policy);
+        b.absorb(partial(&ops[..cut], &policy));
+        b.absorb(partial(&ops[cut..], &policy));
+        assert_eq!(b.finish(), want, "cut at {cut}");
+    }
+    // Three ranges, merged both ways before the bill gets them.
+    for (x, y) in [(1, 2), (30, 170), (130, 260), (150, 151), (5, 390)] {
+        let part = |r: std::ops::Range<usize>| partial(&ops[r], &policy);
+        let mut ab = part(0..x);
+        ab.merge(part(x..y));
+        ab.merge(part(y..400));
+        assert_eq!(finish_merged(ab, &policy), want, "(a + b) + c at {x}, {y}");
+        let mut bc = part(x..y);
+        bc.merge(part(y..400));
+        let mut a = part(0..x);
+        a.merge(bc);
+        assert_eq!(finish_merged(a, &policy), want, "a + (b + c) at {x}, {y}");
+    }
+}

@@ -43,6 +43,9 @@ pub struct Monthly {
     pub untracked_items: u64,
 }
 
+/// Rows of one month: (year, month), hidden, subtotal, how many rows.
+type MonthRows = ((i32, u32), Decimal, Decimal, u64);
+
 /// Accumulates [`Monthly`] one item at a time.
 #[derive(Debug, Default)]
 pub struct MonthlyTally {
@@ -53,6 +56,10 @@ pub struct MonthlyTally {
     order: Vec<(i32, u32)>,
     undated: u64,
     untracked: u64,
+    /// Set for a range's tally ([`MonthlyTally::deferred`]): the rows of
+    /// months it did not track, (month, hidden, subtotal, rows), for the
+    /// bill, which may track their months, to add (with how many rows).
+    beyond: Option<Vec<MonthRows>>,
 }
 
 impl MonthlyTally {
@@ -68,47 +75,57 @@ impl MonthlyTally {
             return;
         }
         let key = (start.year(), start.month());
+        let zero = Decimal::ZERO;
+        let amount = |yes: bool| if yes { item.amount } else { zero };
+        self.add_sums(key, amount(hidden), amount(in_subtotal), 1);
+    }
+
+    /// Adds `n` rows' sums to a month, or counts them as untracked.
+    fn add_sums(&mut self, key: (i32, u32), hidden: Decimal, subtotal: Decimal, n: u64) {
         if !self.sums.contains_key(&key) && self.sums.len() >= MAX_MONTHS {
-            self.untracked += 1;
+            match &mut self.beyond {
+                Some(rows) => rows.push((key, hidden, subtotal, n)),
+                None => self.untracked += n,
+            }
             return;
         }
         let slot = self.sums.entry(key).or_insert_with(|| {
             self.order.push(key);
             Default::default()
         });
-        slot.2 += 1;
+        slot.2 += n;
         // A sum that no longer fits a Decimal refuses the whole bill (see
         // `BillBuilder::overflow_at`), so saturating here never shows.
-        if hidden {
-            slot.0 = slot.0.saturating_add(item.amount);
-        }
-        if in_subtotal {
-            slot.1 = slot.1.saturating_add(item.amount);
+        slot.0 = slot.0.saturating_add(hidden);
+        slot.1 = slot.1.saturating_add(subtotal);
+    }
+
+    /// The tally of a range of rows read on another thread: the rows of
+    /// months past its own [`MAX_MONTHS`] are kept, not counted, since the
+    /// bill may already track their months.
+    pub fn deferred() -> Self {
+        MonthlyTally {
+            beyond: Some(Vec::new()),
+            ..MonthlyTally::default()
         }
     }
 
     /// Adds the tally of the rows right after these. The months tracked
     /// are the first [`MAX_MONTHS`] of all the rows, as one tally would
-    /// track them: a later month beyond them counts its items as untracked.
+    /// track them: the later rows' months in the order they came, then the
+    /// rows of the months the later tally did not track (all of which came
+    /// after its tracked months first did).
     pub fn merge(&mut self, later: Self) {
         self.undated += later.undated;
         self.untracked += later.untracked;
         let mut sums = later.sums;
         for key in later.order {
-            let Some((hidden, subtotal, n)) = sums.remove(&key) else {
-                continue;
-            };
-            if !self.sums.contains_key(&key) && self.sums.len() >= MAX_MONTHS {
-                self.untracked += n;
-                continue;
+            if let Some((hidden, subtotal, n)) = sums.remove(&key) {
+                self.add_sums(key, hidden, subtotal, n);
             }
-            let slot = self.sums.entry(key).or_insert_with(|| {
-                self.order.push(key);
-                Default::default()
-            });
-            slot.0 = slot.0.saturating_add(hidden);
-            slot.1 = slot.1.saturating_add(subtotal);
-            slot.2 += n;
+        }
+        for (key, hidden, subtotal, n) in later.beyond.into_iter().flatten() {
+            self.add_sums(key, hidden, subtotal, n);
         }
     }
 

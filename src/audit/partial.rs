@@ -88,7 +88,7 @@ impl<'p> Partial<'p> {
             log: FindingLog::new(policy),
             unclassified: unclassified_items::Tally::default(),
             top_hidden: TopHidden::default(),
-            monthly: MonthlyTally::default(),
+            monthly: MonthlyTally::deferred(),
             idle_storage: Events::default(),
             granularity: billing_granularity::Granularity::deferred(),
             gpu: gpu_usage::GpuTally::deferred(),
