@@ -6,8 +6,9 @@
 //! merges the states into the bills strictly in file order, so every bill
 //! comes out exactly as one thread would make it (`audit::Partial`). When
 //! the items themselves are needed (the item hook), the workers send the
-//! rows instead and this thread adds them one by one. A cut is *speculative*: the reader
-//! of the range before it proves it by ending its last record exactly there.
+//! rows instead and this thread adds them one by one. A cut is
+//! *speculative*: the reader of the range before it proves it by ending its
+//! last record exactly there.
 //! When a cut was inside a record (a quoted field spanning lines), reading
 //! goes on sequentially from the last proven record boundary.
 //!
