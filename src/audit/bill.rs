@@ -70,14 +70,14 @@ pub struct BillBuilder<'p> {
     pub stated_figures: Vec<parse_double_counted::Stated>,
     /// Set when a sum no longer fits a Decimal; the bill is then refused.
     pub overflow_at: Option<u64>,
-    unclassified: unclassified_items::Tally,
-    top_hidden: TopHidden,
-    monthly: MonthlyTally,
-    idle_storage: idle_storage::IdleStorage,
-    duplicates: duplicate_line::Seen,
-    granularity: billing_granularity::Granularity,
-    gpu: gpu_usage::GpuTally,
-    sink: Sink<'p>,
+    pub(super) unclassified: unclassified_items::Tally,
+    pub(super) top_hidden: TopHidden,
+    pub(super) monthly: MonthlyTally,
+    pub(super) idle_storage: idle_storage::IdleStorage,
+    pub(super) duplicates: duplicate_line::Seen,
+    pub(super) granularity: billing_granularity::Granularity,
+    pub(super) gpu: gpu_usage::GpuTally,
+    pub(super) sink: Sink<'p>,
 }
 
 impl<'p> BillBuilder<'p> {
@@ -105,7 +105,10 @@ impl<'p> BillBuilder<'p> {
         }
     }
 
-    /// Adds a classified line item and runs the per-item checks on it.
+    /// Adds a classified line item and runs the per-item checks on it. What
+    /// it does is also done by [`Partial::add_item`] on other threads and
+    /// [`BillBuilder::absorb`]: a tally or check added here goes there too
+    /// (the property tests in `merge_tests.rs` compare the two).
     pub fn add_item(&mut self, item: &LineItem) {
         if self
             .totals
@@ -115,10 +118,7 @@ impl<'p> BillBuilder<'p> {
             self.overflow_at.get_or_insert(item.line);
         }
         self.line_items += 1;
-        line_arithmetic::check(item, &mut self.sink);
-        rate_above_reference::check(item, &mut self.sink);
-        billing_rounding::check(item, &mut self.sink);
-        ingress_charged::check(item, &mut self.sink);
+        partial::check_item(item, &mut self.sink);
         self.duplicates.add(item, &mut self.sink);
         self.unclassified.add(item, self.sink.part());
         self.top_hidden.add_in(item, self.sink.part());
@@ -147,6 +147,18 @@ impl<'p> BillBuilder<'p> {
     /// bill: findings on them name it.
     pub fn begin_part(&mut self, path: &str) {
         self.sink.begin_part(path);
+    }
+
+    /// The plain figures, for [`BillBuilder::absorb`].
+    pub(super) fn figures(&mut self) -> partial::FiguresMut<'_> {
+        partial::FiguresMut {
+            line_items: &mut self.line_items,
+            skipped: &mut self.skipped,
+            totals: &mut self.totals,
+            stated_total: &mut self.stated_total,
+            stated_subtotal: &mut self.stated_subtotal,
+            overflow_at: &mut self.overflow_at,
+        }
     }
 
     /// Computes the figures and runs the bill-level checks.

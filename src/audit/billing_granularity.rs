@@ -17,7 +17,10 @@ pub struct Granularity {
     billed: Decimal,
     per_second: Decimal,
     scale: u32,
-    memo: Memo,
+    pub(super) memo: Memo,
+    /// Set for a range's figures ([`Granularity::deferred`]): its rounded
+    /// lines (amount, per-second cost, in days), kept for the bill to add.
+    deferred: Option<Vec<(Decimal, Decimal, bool)>>,
 }
 
 impl Granularity {
@@ -65,8 +68,18 @@ impl Granularity {
         else {
             return;
         };
+        self.count_rounded(item.amount, cost, is_day);
+    }
+
+    /// Counts a compute line billed more whole units than it ran: `amount`
+    /// billed, `cost` per second, in days or hours.
+    fn count_rounded(&mut self, amount: Decimal, cost: Decimal, is_day: bool) {
+        if let Some(lines) = &mut self.deferred {
+            lines.push((amount, cost, is_day));
+            return;
+        }
         let (Some(b), Some(s)) = (
-            self.billed.checked_add(item.amount),
+            self.billed.checked_add(amount),
             self.per_second.checked_add(cost),
         ) else {
             return;
@@ -74,11 +87,37 @@ impl Granularity {
         self.billed = b;
         self.per_second = s;
         self.rounded += 1;
-        self.scale = self.scale.max(item.amount.scale());
+        self.scale = self.scale.max(amount.scale());
         if is_day {
             self.days = true;
         } else {
             self.hours = true;
+        }
+    }
+
+    /// The figures of a range of rows read on another thread: each rounded
+    /// line's amount and per-second cost are kept for the bill to add in
+    /// file order ([`Granularity::merge`]), so that the sum of costs (of up
+    /// to 28 digits) rounds as on one thread.
+    pub fn deferred() -> Self {
+        Granularity {
+            deferred: Some(Vec::new()),
+            ..Granularity::default()
+        }
+    }
+
+    /// Adds the figures of a range's rows ([`Granularity::deferred`]) right
+    /// after these. After a fractional quantity nothing is counted any
+    /// more, as in [`Granularity::add`].
+    pub fn merge(&mut self, later: Self) {
+        debug_assert!(later.rounded == 0, "only a range's figures are merged");
+        if self.fractional > 0 {
+            return;
+        }
+        self.timed += later.timed;
+        self.fractional += later.fractional;
+        for (amount, cost, is_day) in later.deferred.into_iter().flatten() {
+            self.count_rounded(amount, cost, is_day);
         }
     }
 

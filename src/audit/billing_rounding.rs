@@ -2,7 +2,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{Sink, money};
+use super::{Emit, money};
 use crate::classify::fold;
 use crate::model::LineItem;
 use crate::normalise::number::half_unit;
@@ -14,7 +14,7 @@ fn is_hours(unit: &str) -> bool {
     unit_hours(&fold(unit)) == Some(Decimal::ONE)
 }
 
-pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
+pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     let (Some(start), Some(end), Some(q), Some(unit)) =
         (item.start, item.end, item.quantity, item.unit.as_deref())
     else {
@@ -109,7 +109,7 @@ mod line_tests {
 
     fn run(item: &LineItem) -> Vec<(Option<u64>, String)> {
         let p = Policy::default();
-        let mut sink = Sink::new("b.csv", &p);
+        let mut sink = crate::audit::Sink::new("b.csv", &p);
         check(item, &mut sink);
         sink.finish()
             .into_iter()

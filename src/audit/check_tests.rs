@@ -227,7 +227,11 @@ fn item(category: Category, desc: &str, amount: &str) -> LineItem {
     i
 }
 
-fn per_line(check: fn(&LineItem, &mut Sink<'_>), item: &LineItem, policy: &Policy) -> Vec<Finding> {
+fn per_line<'a>(
+    check: fn(&LineItem, &mut Sink<'a>),
+    item: &LineItem,
+    policy: &'a Policy,
+) -> Vec<Finding> {
     let mut sink = Sink::new("b.csv", policy);
     check(item, &mut sink);
     sink.finish()

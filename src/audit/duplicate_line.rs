@@ -42,6 +42,18 @@ impl Seen {
     }
 }
 
+/// The row's key in the table (never 0): what a worker thread computes for
+/// each item of its range, for the ordering thread to look up
+/// ([`Seen::add_key`]).
+pub fn row_key(item: &LineItem) -> u64 {
+    key(item).max(1)
+}
+
+/// What a repeat's finding says of the row: its description and amount.
+pub fn repeat_text(description: &str, amount: Decimal, currency: Option<&str>) -> String {
+    format!("{description} {}", super::money(amount, currency))
+}
+
 fn key(item: &LineItem) -> u64 {
     // A CSV row's fingerprint already covers every cell the fields below
     // are read from, the amount's too; the amount and description tell
@@ -75,11 +87,23 @@ impl Seen {
         if item.amount == Decimal::ZERO {
             return;
         }
+        let text = || repeat_text(&item.description, item.amount, item.currency.as_deref());
+        self.add_key(item.line, row_key(item), text, sink);
+    }
+
+    /// [`Seen::add`] of a row (of non-zero amount) by its key ([`row_key`]),
+    /// its line, and what a finding says of it ([`repeat_text`]).
+    pub fn add_key(
+        &mut self,
+        line: u64,
+        k: u64,
+        text: impl FnOnce() -> String,
+        sink: &mut Sink<'_>,
+    ) {
         if self.keys.is_empty() {
             self.keys = vec![0; SLOTS];
             self.lines = vec![0; SLOTS];
         }
-        let k = key(item).max(1);
         let i = self.slot(k);
         if self.keys[i] == k {
             let first = self.lines[i];
@@ -92,11 +116,10 @@ impl Seen {
             };
             sink.emit(
                 Check::DuplicateLine,
-                Some(item.line),
+                Some(line),
                 format!(
-                    "repeats line {first}{of} in resource, item, period, quantity and amount: {} {} is charged again",
-                    item.description,
-                    super::money(item.amount, item.currency.as_deref())
+                    "repeats line {first}{of} in resource, item, period, quantity and amount: {} is charged again",
+                    text()
                 ),
             );
             return;
@@ -107,7 +130,7 @@ impl Seen {
         }
         let i = self.slot(k);
         self.keys[i] = k;
-        self.lines[i] = u32::try_from(item.line).unwrap_or(u32::MAX);
+        self.lines[i] = u32::try_from(line).unwrap_or(u32::MAX);
         let part = sink.part();
         if part > 0 && self.parts.is_empty() {
             self.parts = vec![0; SLOTS];

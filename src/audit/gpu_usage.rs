@@ -55,10 +55,36 @@ struct Tally {
 #[derive(Debug, Default)]
 pub struct GpuTally {
     models: BTreeMap<&'static str, Tally>,
-    memo: Memo,
+    pub(super) memo: Memo,
+    /// Set for a range's tally ([`GpuTally::deferred`]): its lines, kept
+    /// for the bill to add.
+    uses: Option<Vec<(&'static str, Use)>>,
+}
+
+/// What one GPU line adds to its model's tally.
+#[derive(Debug, Clone)]
+struct Use {
+    /// GPU-hours; `None` when the line has no quantity in a time unit.
+    hours: Option<Decimal>,
+    amount: Decimal,
+    timed: bool,
+    days: Option<(i32, i32)>,
+    start: Option<NaiveDateTime>,
+    end: Option<NaiveDateTime>,
 }
 
 impl GpuTally {
+    /// The tally of a range of rows read on another thread: the model and
+    /// hours of each line are found here, and the lines are added to the
+    /// bill's tally in file order ([`GpuTally::merge`]), so that its sums
+    /// (of hours with up to 28 digits) round as on one thread.
+    pub fn deferred() -> Self {
+        GpuTally {
+            uses: Some(Vec::new()),
+            ..GpuTally::default()
+        }
+    }
+
     pub fn add(&mut self, item: &LineItem) {
         if item.category != Category::Compute {
             return;
@@ -67,23 +93,39 @@ impl GpuTally {
             return;
         };
         let per = item.unit.as_deref().and_then(|u| self.memo.unit_hours(u));
-        let t = self.models.entry(model).or_default();
         let hours = match (item.quantity, per) {
             (Some(q), Some(per)) => q.checked_mul(per),
             _ => None,
         };
-        let Some(hours) = hours else {
+        let u = Use {
+            hours,
+            amount: item.amount,
+            timed: item.start.is_some() && item.end.is_some(),
+            days: hours.and_then(|_| item_days(item)),
+            start: item.start,
+            end: item.end,
+        };
+        self.record(model, u);
+    }
+
+    fn record(&mut self, model: &'static str, u: Use) {
+        if let Some(uses) = &mut self.uses {
+            uses.push((model, u));
+            return;
+        }
+        let t = self.models.entry(model).or_default();
+        let Some(hours) = u.hours else {
             t.unpriced_lines += 1;
-            t.unpriced_amount = t.unpriced_amount.saturating_add(item.amount);
+            t.unpriced_amount = t.unpriced_amount.saturating_add(u.amount);
             return;
         };
         t.hours = t.hours.saturating_add(hours);
-        t.paid = t.paid.saturating_add(item.amount);
+        t.paid = t.paid.saturating_add(u.amount);
         t.lines += 1;
-        if item.start.is_some() && item.end.is_some() {
+        if u.timed {
             t.timed_lines += 1;
         }
-        if let Some((a, b)) = item_days(item) {
+        if let Some((a, b)) = u.days {
             for d in a..=b {
                 if t.days.len() >= MAX_DAYS {
                     break;
@@ -91,10 +133,19 @@ impl GpuTally {
                 t.days.insert(d);
             }
         }
-        if let Some(s) = item.start {
+        if let Some(s) = u.start {
             t.first = Some(t.first.map_or(s, |f| f.min(s)));
-            let e = item.end.unwrap_or(s);
+            let e = u.end.unwrap_or(s);
             t.last = Some(t.last.map_or(e, |l| l.max(e)));
+        }
+    }
+
+    /// Adds the lines of a range's tally ([`GpuTally::deferred`]) of the
+    /// rows right after these, one by one.
+    pub fn merge(&mut self, later: Self) {
+        debug_assert!(later.models.is_empty(), "only a range's tally is merged");
+        for (model, u) in later.uses.into_iter().flatten() {
+            self.record(model, u);
         }
     }
 

@@ -86,6 +86,23 @@ impl TopHidden {
         }
         self.seen += 1;
         let key = (item.amount, Reverse((part, item.line)));
+        self.offer(key, || {
+            // Only items that make the list pay for a copy of their text.
+            let (description, description_cut) = cut(&item.description, MAX_KEPT_DESCRIPTION);
+            HiddenItem {
+                amount: item.amount,
+                path: String::new(),
+                line: item.line,
+                part,
+                description,
+                description_cut,
+                category: item.category,
+            }
+        });
+    }
+
+    /// Keeps the item of rank `key` if it is among the [`TOP_HIDDEN`] best.
+    fn offer(&mut self, key: (Decimal, Reverse<(usize, u64)>), item: impl FnOnce() -> HiddenItem) {
         if self.heap.len() >= TOP_HIDDEN {
             match self.heap.peek() {
                 Some(Reverse(weakest)) if key <= weakest.key() => return,
@@ -93,17 +110,42 @@ impl TopHidden {
             }
             self.heap.pop();
         }
-        // Only items that make the list pay for a copy of their text.
-        let (description, description_cut) = cut(&item.description, MAX_KEPT_DESCRIPTION);
-        self.heap.push(Reverse(Ranked(HiddenItem {
-            amount: item.amount,
-            path: String::new(),
-            line: item.line,
-            part,
-            description,
-            description_cut,
-            category: item.category,
-        })));
+        self.heap.push(Reverse(Ranked(item())));
+    }
+
+    /// Adds the items of the rows right after these: the best of both
+    /// lists are the best of all their rows.
+    pub fn merge(&mut self, later: Self) {
+        self.seen += later.seen;
+        for Reverse(Ranked(item)) in later.heap.into_sorted_vec() {
+            let r = Ranked(item);
+            self.offer(r.key(), || r.0);
+        }
+    }
+
+    /// The list, its items counted as of part `part` of the bill.
+    pub fn in_part(self, part: usize) -> Self {
+        self.map_items(|h| h.part = part)
+    }
+
+    /// Moves every kept item's line by `by`.
+    pub fn shift_lines(self, by: u64) -> Self {
+        self.map_items(|h| h.line += by)
+    }
+
+    fn map_items(self, f: impl Fn(&mut HiddenItem)) -> Self {
+        let heap = self
+            .heap
+            .into_iter()
+            .map(|Reverse(Ranked(mut h))| {
+                f(&mut h);
+                Reverse(Ranked(h))
+            })
+            .collect();
+        TopHidden {
+            heap,
+            seen: self.seen,
+        }
     }
 
     /// The kept items, largest first; `path` is left empty for the bill

@@ -7,8 +7,9 @@ use rust_decimal::Decimal;
 use chrono::{Datelike, NaiveDate};
 
 use super::Sink;
-use super::usage::{day_text, hash_text, item_days, round_money};
-use crate::model::{Category, LineItem};
+use super::idle_events::Event;
+use super::usage::{day_text, round_money};
+use crate::model::LineItem;
 use crate::vocab::checks::Check;
 
 pub const MAX_RESOURCES: usize = 10_000;
@@ -17,100 +18,45 @@ pub const MAX_COMPUTE_PAIRS: usize = 100_000;
 /// Idle days listed in a finding; the rest are counted.
 const LISTED_DAYS: usize = 10;
 /// A resource id is kept for the message up to this many characters.
-const MAX_NAME: usize = 200;
+pub(super) const MAX_NAME: usize = 200;
 
 #[derive(Debug)]
-struct Group {
-    name: Option<String>,
-    item: String,
+pub(super) struct Group {
+    pub(super) name: Option<String>,
+    pub(super) item: String,
     /// The part of the bill (a [`Sink::part`]) and the line of the first row.
-    first_part: usize,
-    first_line: u64,
+    pub(super) first_part: usize,
+    pub(super) first_line: u64,
     /// (first day, last day, amount, dated by one day only) of each storage row.
-    spans: Vec<(i32, i32, Decimal, bool)>,
-    scale: u32,
+    pub(super) spans: Vec<(i32, i32, Decimal, bool)>,
+    pub(super) scale: u32,
 }
 
 /// Compute days and storage rows of one bill.
 #[derive(Debug, Default)]
 pub struct IdleStorage {
     /// (resource hash, day) pairs with a compute charge.
-    compute: FxHashSet<(u64, i32)>,
+    pub(super) compute: FxHashSet<(u64, i32)>,
     /// Resources with any compute charge.
-    compute_resources: FxHashSet<u64>,
+    pub(super) compute_resources: FxHashSet<u64>,
     /// Days with any compute charge in the bill.
-    bill_days: FxHashSet<i32>,
+    pub(super) bill_days: FxHashSet<i32>,
     /// The last compute row's (resource, first day, last day): rows of
     /// the same resource and days add nothing.
-    last_compute: Option<(Option<u64>, i32, i32)>,
+    pub(super) last_compute: Option<(Option<u64>, i32, i32)>,
     /// Storage rows per resource and item (hashes of the resource id, `None`
     /// without one, and of the description).
-    groups: FxHashMap<(Option<u64>, u64), Group>,
-    storage_rows: usize,
+    pub(super) groups: FxHashMap<(Option<u64>, u64), Group>,
+    pub(super) storage_rows: usize,
     /// Rows not compared because a cap was reached.
-    dropped: u64,
+    pub(super) dropped: u64,
 }
 
 impl IdleStorage {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
     pub fn add(&mut self, item: &LineItem, part: usize) {
-        let kept = matches!(
-            item.category,
-            Category::Compute | Category::Storage | Category::StorageReplica
-        );
-        if !kept || item.amount <= Decimal::ZERO {
-            return;
-        }
-        let Some((first, last)) = item_days(item) else {
-            return;
-        };
-        match item.category {
-            Category::Compute => {
-                let resource = item.resource.as_deref().map(hash_text);
-                if self.last_compute == Some((resource, first, last)) {
-                    return;
-                }
-                self.last_compute = Some((resource, first, last));
-                for d in first..=last {
-                    self.bill_days.insert(d);
-                }
-                let Some(r) = resource else { return };
-                if self.compute.len() >= MAX_COMPUTE_PAIRS {
-                    self.dropped += 1;
-                    return;
-                }
-                self.compute_resources.insert(r);
-                for d in first..=last {
-                    self.compute.insert((r, d));
-                }
-            }
-            Category::Storage | Category::StorageReplica => {
-                if self.storage_rows >= MAX_STORAGE_ROWS {
-                    self.dropped += 1;
-                    return;
-                }
-                let resource = item.resource.as_deref().map(hash_text);
-                let key = (resource, hash_text(&item.description));
-                if self.groups.len() >= MAX_RESOURCES && !self.groups.contains_key(&key) {
-                    self.dropped += 1;
-                    return;
-                }
-                self.storage_rows += 1;
-                let g = self.groups.entry(key).or_insert_with(|| Group {
-                    name: item
-                        .resource
-                        .as_ref()
-                        .map(|r| r.chars().take(MAX_NAME).collect()),
-                    item: item.description.chars().take(MAX_NAME).collect(),
-                    first_part: part,
-                    first_line: item.line,
-                    spans: Vec::new(),
-                    scale: 0,
-                });
-                g.scale = g.scale.max(item.amount.scale());
-                g.spans.push((first, last, item.amount, item.end.is_none()));
-            }
-            _ => {}
+        if let Some(event) = Event::of(item) {
+            self.apply(event, part, || Event::names(item));
         }
     }
 
@@ -248,7 +194,7 @@ fn month_bounds((y, m): (i32, u32)) -> Option<(i32, i32)> {
 mod tests {
     use super::*;
     use crate::audit::Policy;
-    use crate::model::Finding;
+    use crate::model::{Category, Finding};
     use chrono::NaiveDateTime;
 
     fn dt(s: &str) -> NaiveDateTime {

@@ -1,6 +1,6 @@
 use rust_decimal::Decimal;
 
-use super::Sink;
+use super::Emit;
 use crate::model::{Category, LineItem};
 use crate::vocab::checks::Check;
 
@@ -23,7 +23,7 @@ pub fn is_inbound(text: &str) -> bool {
     INBOUND.iter().any(|w| text.contains(w)) && !OUTBOUND.iter().any(|w| text.contains(w))
 }
 
-pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
+pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     if item.category != Category::Bandwidth || item.amount <= Decimal::ZERO {
         return;
     }

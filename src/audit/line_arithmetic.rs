@@ -1,4 +1,4 @@
-use super::Sink;
+use super::Emit;
 use rust_decimal::Decimal;
 
 use crate::model::LineItem;
@@ -6,7 +6,7 @@ use crate::normalise::block::{block_in_text, declared_block};
 use crate::normalise::number::half_unit;
 use crate::vocab::checks::Check;
 
-pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
+pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     // A payable amount above the list amount is a surcharge, not a discount.
     if let Some(list) = item.list_amount {
         // Refunds are negative on both sides: `-7.20` payable against `-8.00`
@@ -122,6 +122,7 @@ fn declared_block_fits(
 mod tests {
     use super::*;
     use crate::audit::Policy;
+    use crate::audit::Sink;
 
     fn d(s: &str) -> Decimal {
         s.parse().unwrap()

@@ -12,14 +12,17 @@ mod bill;
 pub mod billing_granularity;
 pub mod billing_rounding;
 pub mod duplicate_line;
+mod finding_log;
 pub mod gpu_usage;
 pub mod hidden_fee_share;
 pub mod hidden_items;
+pub mod idle_events;
 pub mod idle_storage;
 pub mod ingress_charged;
 pub mod line_arithmetic;
 pub mod monthly;
 pub mod parse_double_counted;
+mod partial;
 pub mod rate_above_reference;
 pub mod replica_redundancy;
 pub mod replica_share;
@@ -40,7 +43,9 @@ use crate::normalise::SkipReason;
 
 pub use crate::vocab::checks::{CHECKS, Check, CheckInfo, Figure, Ratio};
 pub use bill::{Bill, BillBuilder};
-pub use sink::Sink;
+pub use finding_log::FindingLog;
+pub use partial::{Caches, Partial};
+pub use sink::{Emit, Sink};
 pub use thresholds::{Thresholds, default_text, parse_fraction};
 
 pub use gpu_usage::GpuUsage;
@@ -142,6 +147,14 @@ pub struct SkipCounts {
 impl SkipCounts {
     pub fn total(&self) -> u64 {
         self.unparsable + self.missing_amount + self.blank + self.summary
+    }
+
+    /// Adds the counts of later rows.
+    pub fn merge(&mut self, later: SkipCounts) {
+        self.unparsable += later.unparsable;
+        self.missing_amount += later.missing_amount;
+        self.blank += later.blank;
+        self.summary += later.summary;
     }
 
     pub fn add(&mut self, r: SkipReason) {
@@ -260,6 +273,10 @@ pub fn money(d: Decimal, currency: Option<&str>) -> String {
 /// Unit tests of the bill-level and smaller checks (docs/reliability.md, "Mutation testing").
 #[cfg(test)]
 mod check_tests;
+
+/// Property tests of merging the partials of a bill's ranges.
+#[cfg(test)]
+mod merge_tests;
 
 #[cfg(test)]
 mod tests;

@@ -43,13 +43,23 @@ pub struct Monthly {
     pub untracked_items: u64,
 }
 
+/// Rows of one month: (year, month), hidden, subtotal, how many rows.
+type MonthRows = ((i32, u32), Decimal, Decimal, u64);
+
 /// Accumulates [`Monthly`] one item at a time.
 #[derive(Debug, Default)]
 pub struct MonthlyTally {
-    /// (year, month) -> (hidden, subtotal).
-    sums: BTreeMap<(i32, u32), (Decimal, Decimal)>,
+    /// (year, month) -> (hidden, subtotal, items that reached the month).
+    sums: BTreeMap<(i32, u32), (Decimal, Decimal, u64)>,
+    /// The tracked months in the order their first item came: which months
+    /// two tallies track together depends on it ([`MonthlyTally::merge`]).
+    order: Vec<(i32, u32)>,
     undated: u64,
     untracked: u64,
+    /// Set for a range's tally ([`MonthlyTally::deferred`]): the rows of
+    /// months it did not track, (month, hidden, subtotal, rows), for the
+    /// bill, which may track their months, to add (with how many rows).
+    beyond: Option<Vec<MonthRows>>,
 }
 
 impl MonthlyTally {
@@ -65,18 +75,57 @@ impl MonthlyTally {
             return;
         }
         let key = (start.year(), start.month());
+        let zero = Decimal::ZERO;
+        let amount = |yes: bool| if yes { item.amount } else { zero };
+        self.add_sums(key, amount(hidden), amount(in_subtotal), 1);
+    }
+
+    /// Adds `n` rows' sums to a month, or counts them as untracked.
+    fn add_sums(&mut self, key: (i32, u32), hidden: Decimal, subtotal: Decimal, n: u64) {
         if !self.sums.contains_key(&key) && self.sums.len() >= MAX_MONTHS {
-            self.untracked += 1;
+            match &mut self.beyond {
+                Some(rows) => rows.push((key, hidden, subtotal, n)),
+                None => self.untracked += n,
+            }
             return;
         }
-        let slot = self.sums.entry(key).or_default();
+        let slot = self.sums.entry(key).or_insert_with(|| {
+            self.order.push(key);
+            Default::default()
+        });
+        slot.2 += n;
         // A sum that no longer fits a Decimal refuses the whole bill (see
         // `BillBuilder::overflow_at`), so saturating here never shows.
-        if hidden {
-            slot.0 = slot.0.saturating_add(item.amount);
+        slot.0 = slot.0.saturating_add(hidden);
+        slot.1 = slot.1.saturating_add(subtotal);
+    }
+
+    /// The tally of a range of rows read on another thread: the rows of
+    /// months past its own [`MAX_MONTHS`] are kept, not counted, since the
+    /// bill may already track their months.
+    pub fn deferred() -> Self {
+        MonthlyTally {
+            beyond: Some(Vec::new()),
+            ..MonthlyTally::default()
         }
-        if in_subtotal {
-            slot.1 = slot.1.saturating_add(item.amount);
+    }
+
+    /// Adds the tally of the rows right after these. The months tracked
+    /// are the first [`MAX_MONTHS`] of all the rows, as one tally would
+    /// track them: the later rows' months in the order they came, then the
+    /// rows of the months the later tally did not track (all of which came
+    /// after its tracked months first did).
+    pub fn merge(&mut self, later: Self) {
+        self.undated += later.undated;
+        self.untracked += later.untracked;
+        let mut sums = later.sums;
+        for key in later.order {
+            if let Some((hidden, subtotal, n)) = sums.remove(&key) {
+                self.add_sums(key, hidden, subtotal, n);
+            }
+        }
+        for (key, hidden, subtotal, n) in later.beyond.into_iter().flatten() {
+            self.add_sums(key, hidden, subtotal, n);
         }
     }
 
@@ -85,7 +134,7 @@ impl MonthlyTally {
             months: self
                 .sums
                 .into_iter()
-                .map(|((y, m), (hidden, subtotal))| MonthFigures {
+                .map(|((y, m), (hidden, subtotal, _))| MonthFigures {
                     month: format!("{y:04}-{m:02}"),
                     hidden,
                     subtotal,

@@ -2,7 +2,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{Sink, money};
+use super::{Emit, money};
 use crate::classify::fold;
 use crate::model::LineItem;
 use crate::vocab::checks::Check;
@@ -65,7 +65,7 @@ fn unit_price(item: &LineItem) -> Option<Decimal> {
         .map(|p| p.round_dp(6).normalize())
 }
 
-pub fn check(item: &LineItem, sink: &mut Sink<'_>) {
+pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     let book = &sink.policy().price_book;
     let Some(entry) = book.lookup(item) else {
         return;

@@ -5,6 +5,25 @@ use std::collections::HashMap;
 use super::Policy;
 use crate::model::{Check, Finding};
 
+/// Where a per-item check puts its findings: a bill's [`Sink`], or the
+/// [`super::FindingLog`] of a range of its rows read on another thread.
+pub trait Emit<'p> {
+    /// The policy findings are judged by (price book, severities).
+    fn policy(&self) -> &'p Policy;
+    /// A finding on a line of the part being read, or on the whole bill.
+    fn emit(&mut self, check: Check, line: Option<u64>, message: String);
+}
+
+impl<'p> Emit<'p> for Sink<'p> {
+    fn policy(&self) -> &'p Policy {
+        self.policy
+    }
+
+    fn emit(&mut self, check: Check, line: Option<u64>, message: String) {
+        self.emit_in(self.part(), check, line, message);
+    }
+}
+
 /// Collects findings for one bill, applying the policy's severities and the
 /// per-code cap.
 ///
@@ -88,6 +107,14 @@ impl<'p> Sink<'p> {
             path,
             line,
         });
+    }
+
+    /// Counts `n` more findings of `check` that are not listed: they came
+    /// after the cap of their code was reached (see [`super::FindingLog`]).
+    pub(super) fn count_unlisted(&mut self, check: Check, n: usize) {
+        if n > 0 && self.policy.severity(check).is_some() {
+            *self.per_code.entry(check).or_insert(0) += n;
+        }
     }
 
     /// Takes a finding made by an earlier stage (e.g. `unparsable-value`).

@@ -27,6 +27,30 @@ impl Tally {
         }
     }
 
+    /// Adds the tally of the rows right after these.
+    pub fn merge(&mut self, later: Self) {
+        self.count += later.count;
+        self.amount = self.amount.saturating_add(later.amount);
+        if self.first.is_none() {
+            self.first = later.first;
+        }
+    }
+
+    /// The tally, its rows counted as of part `part` of the bill.
+    pub fn in_part(mut self, part: usize) -> Self {
+        if let Some(first) = &mut self.first {
+            first.0 = part;
+        }
+        self
+    }
+
+    /// Moves the first item's line by `by`.
+    pub fn shift_lines(&mut self, by: u64) {
+        if let Some(first) = &mut self.first {
+            first.1 += by;
+        }
+    }
+
     pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if let Some((part, line, desc)) = &self.first {
             let noun = if self.count == 1 { "item" } else { "items" };

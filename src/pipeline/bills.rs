@@ -1,11 +1,12 @@
 //! Bill assembly: one bill per currency in a file, in order of first
 //! appearance, built from the items and skips of a CSV or text run.
 
-use crate::audit::{Bill, BillBuilder, Policy};
+use crate::audit::{Bill, BillBuilder, Caches, Partial, Policy};
 use crate::error::{Error, InputError, Result};
 use crate::model::{Check, Finding, LineItem};
-use crate::normalise::SkipReason;
 use crate::normalise::date::DateOrder;
+use crate::normalise::{RowOutcome, SkipReason};
+use crate::vocab::summary::SummaryKind;
 
 /// One bill per currency in a file, in order of first appearance.
 pub(super) struct Bills<'p> {
@@ -117,6 +118,27 @@ impl<'p> Bills<'p> {
         self.primary().add_skip(reason, finding);
     }
 
+    /// Adds the rows of a range read on another thread, right after the
+    /// rows added so far, as if they were added one by one: each run of
+    /// its rows goes to the bill its rows would have gone to.
+    pub(super) fn absorb(&mut self, range: RangeBills<'p>) {
+        for (proved, line) in self.proved.iter_mut().zip(range.proved) {
+            if let Some(line) = line {
+                proved.get_or_insert(line);
+            }
+        }
+        for run in range.runs {
+            match run {
+                Run::Primary(p) => self.primary().absorb(*p),
+                Run::Currencies(list) => {
+                    for (currency, p) in list {
+                        self.for_currency(&Some(currency)).absorb(p);
+                    }
+                }
+            }
+        }
+    }
+
     pub(super) fn finish(mut self, path: &str) -> Result<Vec<Bill>> {
         if self.list.is_empty() {
             self.primary();
@@ -165,5 +187,145 @@ impl<'p> Bills<'p> {
                 bill
             })
             .collect())
+    }
+}
+
+/// What the rows of one range of a file give the file's bills, built on the
+/// thread that read them ([`Bills::absorb`]).
+///
+/// Which bill a row goes to depends on the rows before the range: a row
+/// without a currency goes to the primary bill, which may be the bill of
+/// the first currency seen. The range keeps its rows' [`Partial`]s in runs:
+/// a run of rows without a currency (and skips, which go to the primary
+/// bill), or a run of rows with currencies, one partial per currency in
+/// order of first appearance (rows of two currencies never share a bill).
+/// Each bill then gets its rows' partials in file order.
+pub(super) struct RangeBills<'p> {
+    policy: &'p Policy,
+    runs: Vec<Run<'p>>,
+    /// As [`Bills::proved`], for the range's rows.
+    proved: [Option<u64>; 2],
+    /// The caches the first partial starts with (the reader's, from its
+    /// earlier ranges).
+    caches: Caches,
+}
+
+enum Run<'p> {
+    Primary(Box<Partial<'p>>),
+    Currencies(Vec<(String, Partial<'p>)>),
+}
+
+impl<'p> RangeBills<'p> {
+    pub(super) fn new(policy: &'p Policy, caches: Caches) -> Self {
+        RangeBills {
+            policy,
+            runs: Vec::new(),
+            proved: [None; 2],
+            caches,
+        }
+    }
+
+    fn partial(&mut self) -> Partial<'p> {
+        Partial::with_caches(self.policy, std::mem::take(&mut self.caches))
+    }
+
+    /// The caches of the range's first partial, for the reader's next range.
+    pub(super) fn take_caches(&mut self) -> Caches {
+        match self.runs.first_mut() {
+            Some(Run::Primary(p)) => p.take_caches(),
+            Some(Run::Currencies(list)) => list
+                .first_mut()
+                .map_or_else(Caches::default, |(_, p)| p.take_caches()),
+            None => std::mem::take(&mut self.caches),
+        }
+    }
+
+    fn primary(&mut self) -> &mut Partial<'p> {
+        if !matches!(self.runs.last(), Some(Run::Primary(_))) {
+            self.runs
+                .push(Run::Primary(Box::new(Partial::new(self.policy))));
+        }
+        match self.runs.last_mut() {
+            Some(Run::Primary(p)) => p,
+            _ => unreachable!("a primary run was just pushed"),
+        }
+    }
+
+    fn for_currency(&mut self, currency: &Option<String>) -> &mut Partial<'p> {
+        let Some(c) = currency else {
+            return self.primary();
+        };
+        if !matches!(self.runs.last(), Some(Run::Currencies(_))) {
+            self.runs.push(Run::Currencies(Vec::new()));
+        }
+        let fresh = match &self.runs.last() {
+            Some(Run::Currencies(list)) if list.iter().any(|(x, _)| x == c) => None,
+            _ => Some(self.partial()),
+        };
+        let Some(Run::Currencies(list)) = self.runs.last_mut() else {
+            unreachable!("a currency run was just pushed")
+        };
+        let i = match list.iter().position(|(x, _)| x == c) {
+            Some(i) => i,
+            None => {
+                let p = fresh.unwrap_or_else(|| Partial::new(self.policy));
+                list.push((c.clone(), p));
+                list.len() - 1
+            }
+        };
+        &mut list[i].1
+    }
+
+    fn add_item(&mut self, item: &LineItem) {
+        if let Some(o) = item.date_proves {
+            self.proved[usize::from(o == DateOrder::MonthFirst)].get_or_insert(item.line);
+        }
+        self.for_currency(&item.currency).add_item(item);
+    }
+
+    /// [`super::csv_run::apply_outcome`] of one row (`line`, as the range
+    /// counts them), without the item hook.
+    pub(super) fn add_outcome(&mut self, outcome: &mut RowOutcome, line: u64) {
+        match outcome {
+            RowOutcome::Item(item) => self.add_item(item),
+            RowOutcome::WithCredits(item, credits) => {
+                self.add_item(item);
+                for c in credits.iter() {
+                    self.add_item(c);
+                }
+            }
+            RowOutcome::Skip(reason, finding) => self.primary().add_skip(*reason, finding.take()),
+            RowOutcome::Stated {
+                kind,
+                amount,
+                currency,
+            } => {
+                self.primary().add_skip(SkipReason::Summary, None);
+                let stated = Some((line, *amount));
+                let p = self.for_currency(currency);
+                if *kind == SummaryKind::Subtotal {
+                    p.stated_subtotal = stated;
+                } else {
+                    p.stated_total = stated;
+                }
+            }
+        }
+    }
+
+    /// Moves every line by `by` (the range counts its lines from its start).
+    pub(super) fn shift_lines(&mut self, by: u64) {
+        for p in self.proved.iter_mut().flatten() {
+            *p += by;
+        }
+        for run in &mut self.runs {
+            match run {
+                Run::Primary(p) => p.shift_lines(by),
+                Run::Currencies(list) => {
+                    for (_, p) in list {
+                        p.shift_lines(by);
+                    }
+                }
+            }
+        }
     }
 }

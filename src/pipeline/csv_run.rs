@@ -248,6 +248,7 @@ impl<'o> Run<'o> {
         // (`into_rest`); on this thread, only the last bytes are needed.
         let par = |file| Parallel {
             path,
+            policy: &opts.policy,
             delimiter,
             workers,
             norm: &norm,

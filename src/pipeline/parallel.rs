@@ -1,10 +1,14 @@
 //! One large input read on several threads.
 //!
 //! The input is cut into ranges of about `chunk_bytes`, just after a line
-//! feed. Workers parse, normalise and classify the rows of a range; this
-//! thread adds them to the bills strictly in file order, so every check sees
-//! exactly the sequence one thread would. A cut is *speculative*: the reader
-//! of the range before it proves it by ending its last record exactly there.
+//! feed. Workers parse, normalise and classify the rows of a range, and run
+//! the checks on them into the range's state ([`RangeBills`]); this thread
+//! merges the states into the bills strictly in file order, so every bill
+//! comes out exactly as one thread would make it (`audit::Partial`). When
+//! the items themselves are needed (the item hook), the workers send the
+//! rows instead and this thread adds them one by one. A cut is
+//! *speculative*: the reader of the range before it proves it by ending its
+//! last record exactly there.
 //! When a cut was inside a record (a quoted field spanning lines), reading
 //! goes on sequentially from the last proven record boundary.
 //!
@@ -24,9 +28,10 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use ::csv::ByteRecord;
 
-use super::bills::Bills;
+use super::bills::{Bills, RangeBills};
 use super::csv_run::{Classify, apply_outcome, read_rows, shift_lines};
 use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
+use crate::audit::{Caches, Policy};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;
@@ -58,6 +63,7 @@ type Reuse<'w> = (
     &'w mut ClassCache,
     &'w mut Vec<Box<LineItem>>,
     &'w mut Vec<u8>,
+    &'w mut Caches,
 );
 
 /// At most this many items of applied rows are kept per worker to build new
@@ -87,12 +93,18 @@ enum Job {
 }
 
 /// What one range gave.
-struct Chunk {
+struct Chunk<'a> {
     /// Where the range's first record starts.
     start: u64,
     /// The worker that read it (its rows go back there to be freed).
     worker: usize,
     rows: Rows,
+    /// The range's rows already added up, checked and tallied (instead of
+    /// `rows`), when nothing but the bills needs the items: the bills merge
+    /// it in file order ([`Bills::absorb`]).
+    state: Option<RangeBills<'a>>,
+    /// How many rows the range has.
+    count: u64,
     /// Where the first record *not* read starts (the next range's proof),
     /// and its line counted from the range's start.
     end: u64,
@@ -104,13 +116,15 @@ struct Chunk {
     error: Option<Error>,
 }
 
-impl Chunk {
+impl Chunk<'_> {
     /// A range with nothing read yet, ending where it was cut.
     fn unread(start: u64, worker: usize, rows: Rows, end: u64) -> Self {
         Chunk {
             start,
             worker,
             rows,
+            state: None,
+            count: 0,
             end,
             end_line: 1,
             unproven: false,
@@ -331,8 +345,10 @@ impl<'s> Ranges<'s> {
 }
 
 /// Reads one large input on several threads (see the module docs).
-pub(super) struct Parallel<'a> {
+pub(super) struct Parallel<'a, 'p> {
     pub(super) path: &'a str,
+    /// The policy of the bills, for the ranges' checks.
+    pub(super) policy: &'p Policy,
     pub(super) delimiter: u8,
     pub(super) workers: usize,
     pub(super) norm: &'a RowNormaliser<'a>,
@@ -341,19 +357,22 @@ pub(super) struct Parallel<'a> {
     pub(super) file: Option<&'a Path>,
 }
 
-impl Parallel<'_> {
+impl<'p> Parallel<'_, 'p> {
     /// Reads the input from offset `start` (line `first_line`) to its end
     /// into the bills; returns the number of rows read.
-    pub(super) fn read(
+    pub(super) fn read<'b>(
         &self,
         mut ranges: Ranges<'_>,
         start: u64,
         first_line: u64,
-        bills: &mut Bills<'_>,
-    ) -> Result<u64> {
+        bills: &mut Bills<'b>,
+    ) -> Result<u64>
+    where
+        'p: 'b,
+    {
         let workers = self.workers.max(1);
         let cap = workers + 1;
-        let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+        let (tx, rx) = mpsc::channel::<(usize, Chunk<'_>)>();
         let (job_tx, job_rx) = mpsc::channel::<(usize, Job)>();
         let job_rx = Mutex::new(job_rx);
         let (returns, returned): (Vec<_>, Vec<_>) =
@@ -374,6 +393,7 @@ impl Parallel<'_> {
                     let mut cache = ClassCache::default();
                     let mut spare: Vec<Box<LineItem>> = Vec::new();
                     let mut buf: Vec<u8> = Vec::new();
+                    let mut caches = Caches::default();
                     loop {
                         let job = match job_rx.lock() {
                             Ok(rx) => rx.recv(),
@@ -402,7 +422,7 @@ impl Parallel<'_> {
                                 recycled = back;
                             }
                         }
-                        let reuse = (&mut cache, &mut spare, &mut buf);
+                        let reuse = (&mut cache, &mut spare, &mut buf, &mut caches);
                         let chunk = self.chunk(job, worker, recycled, reuse);
                         if tx.send((k, chunk)).is_err() {
                             break;
@@ -411,7 +431,7 @@ impl Parallel<'_> {
                 });
             }
             drop(tx);
-            let mut pending: BTreeMap<usize, Chunk> = BTreeMap::new();
+            let mut pending: BTreeMap<usize, Chunk<'_>> = BTreeMap::new();
             let mut expected = (start, first_line);
             let (mut dispatched, mut k_next, mut exhausted) = (0usize, 0usize, false);
             'outer: loop {
@@ -446,6 +466,11 @@ impl Parallel<'_> {
                         break 'outer;
                     }
                     let by = expected.1 - 1;
+                    if let Some(mut state) = chunk.state.take() {
+                        state.shift_lines(by);
+                        bills.absorb(state);
+                        rows += chunk.count;
+                    }
                     for (line, outcome) in &mut chunk.rows {
                         shift_lines(outcome, by);
                         apply_outcome(bills, outcome, *line + by, self.class.opts, self.path);
@@ -485,8 +510,8 @@ impl Parallel<'_> {
     }
 
     /// Reads the records that start in the job's range.
-    fn chunk(&self, job: Job, worker: usize, rows: Rows, reuse: Reuse<'_>) -> Chunk {
-        let (cache, spare, buf) = reuse;
+    fn chunk(&self, job: Job, worker: usize, rows: Rows, reuse: Reuse<'_>) -> Chunk<'p> {
+        let (cache, spare, buf, caches) = reuse;
         match job {
             Job::Range { from, to, len } => {
                 // The range and a little more are read at once; a last
@@ -517,7 +542,7 @@ impl Parallel<'_> {
                             (from, to),
                             None,
                             (worker, rows),
-                            (cache, spare),
+                            (cache, spare, caches),
                         )
                     }
                     Err(e) => Chunk {
@@ -539,7 +564,7 @@ impl Parallel<'_> {
                     (from, to),
                     available,
                     (worker, rows),
-                    (cache, spare),
+                    (cache, spare, caches),
                 )
             }
         }
@@ -557,9 +582,15 @@ impl Parallel<'_> {
         (from, to): (u64, u64),
         available: Option<usize>,
         (worker, rows): (usize, Rows),
-        (cache, spare): (&mut ClassCache, &mut Vec<Box<LineItem>>),
-    ) -> Chunk {
+        (cache, spare, caches): (&mut ClassCache, &mut Vec<Box<LineItem>>, &mut Caches),
+    ) -> Chunk<'p> {
         let mut chunk = Chunk::unread(from, worker, rows, to);
+        // The checks run here unless something needs the items themselves
+        // (the item hook of `billaudit lines` and `convert`).
+        let opts = self.class.opts;
+        if opts.item_hook.is_none() {
+            chunk.state = Some(RangeBills::new(self.policy, std::mem::take(caches)));
+        }
         let mut rdr = ingest::csv::reader(reader, self.delimiter);
         // The bytes the reader reads, as far as they are at hand, for where
         // each record really starts.
@@ -582,7 +613,7 @@ impl Parallel<'_> {
                         // The bytes ran out inside the range's last record,
                         // not at the input's end.
                         chunk.unproven = true;
-                    } else if !chunk.rows.is_empty() {
+                    } else if chunk.count > 0 {
                         if let Err(e) = swallowed(self.path, last_start, chunk.end_line, 0) {
                             chunk.error = Some(e);
                         }
@@ -604,7 +635,22 @@ impl Parallel<'_> {
             last_start = line;
             let mut outcome = self.norm.row_reusing(line, &rec, spare);
             self.class.outcome(&rec, &mut outcome, cache);
-            chunk.rows.push((line, outcome));
+            chunk.count += 1;
+            match &mut chunk.state {
+                Some(state) => {
+                    state.add_outcome(&mut outcome, line);
+                    // The item is built again for the next row.
+                    if let RowOutcome::Item(item) = outcome {
+                        if spare.len() < SPARE_ITEMS {
+                            spare.push(item);
+                        }
+                    }
+                }
+                None => chunk.rows.push((line, outcome)),
+            }
+        }
+        if let Some(state) = &mut chunk.state {
+            *caches = state.take_caches();
         }
         chunk
     }
