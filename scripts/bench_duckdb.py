@@ -6,7 +6,12 @@ PricingQuantity x ListUnitPrice differs from ListCost. Prints JSON.
 
 Money columns are DECIMAL(38, 18): FOCUS exports write up to 15 decimals
 (focus-data-toolkit does), and a narrower scale would round them. Quantity
-and unit price are DECIMAL(38, 10); their product is exact (scale 20)."""
+and unit price are DECIMAL(38, 10); their product is exact (scale 20).
+
+A `.parquet` input (bench.sh's gen-parquet) is read with read_parquet: its
+money, quantity and price columns are DOUBLE (as CUR writes them), and each
+is taken as the shortest decimal that is that double (its VARCHAR text, as
+billaudit reads it), then cast to the same DECIMALs."""
 import json
 import sys
 import time
@@ -17,10 +22,18 @@ path = sys.argv[1]
 threads = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 con = duckdb.connect()
 con.execute(f"SET threads = {threads}")
+PARQUET = path.endswith(".parquet")
+
+
+def col(name):
+    """A column as text: a Parquet DOUBLE by its shortest decimal."""
+    return f"CAST({name} AS VARCHAR)" if PARQUET else name
+
+
 QUERY = """
 WITH rows AS (
   SELECT
-    CAST(BilledCost AS DECIMAL(38, 18)) AS cost,
+    CAST({BilledCost} AS DECIMAL(38, 18)) AS cost,
     CASE
       WHEN ChargeCategory = 'Tax' THEN 'tax'
       WHEN ChargeCategory = 'Credit' THEN 'credit'
@@ -37,13 +50,16 @@ WITH rows AS (
         OR contains(lower(ChargeDescription), 'instance') THEN 'compute'
       ELSE 'other'
     END AS category,
-    CAST(PricingQuantity AS DECIMAL(38, 10)) * CAST(ListUnitPrice AS DECIMAL(38, 10))
-      <> CAST(ListCost AS DECIMAL(38, 18)) AS mismatch
-  FROM read_csv(?, header = true, all_varchar = true)
+    CAST({PricingQuantity} AS DECIMAL(38, 10)) * CAST({ListUnitPrice} AS DECIMAL(38, 10))
+      <> CAST({ListCost} AS DECIMAL(38, 18)) AS mismatch
+  FROM {source}
 )
 SELECT category, SUM(cost) AS total, COUNT(*) AS n, COUNT(*) FILTER (WHERE mismatch) AS mismatches
 FROM rows GROUP BY category ORDER BY category
-"""
+""".format(
+    source="read_parquet(?)" if PARQUET else "read_csv(?, header = true, all_varchar = true)",
+    **{c: col(c) for c in ["BilledCost", "PricingQuantity", "ListUnitPrice", "ListCost"]},
+)
 t0 = time.perf_counter()
 result = con.execute(QUERY, [path]).fetchall()
 elapsed = time.perf_counter() - t0
