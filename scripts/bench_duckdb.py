@@ -9,9 +9,8 @@ Money columns are DECIMAL(38, 18): FOCUS exports write up to 15 decimals
 and unit price are DECIMAL(38, 10); their product is exact (scale 20).
 
 A `.parquet` input (bench.sh's gen-parquet) is read with read_parquet: its
-money, quantity and price columns are DOUBLE (as CUR writes them), and each
-is taken as the shortest decimal that is that double (its VARCHAR text, as
-billaudit reads it), then cast to the same DECIMALs."""
+money, quantity and price columns are already these DECIMALs
+(scripts/bench_to_parquet.py); the casts are exact."""
 import json
 import sys
 import time
@@ -22,18 +21,10 @@ path = sys.argv[1]
 threads = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 con = duckdb.connect()
 con.execute(f"SET threads = {threads}")
-PARQUET = path.endswith(".parquet")
-
-
-def col(name):
-    """A column as text: a Parquet DOUBLE by its shortest decimal."""
-    return f"CAST({name} AS VARCHAR)" if PARQUET else name
-
-
 QUERY = """
 WITH rows AS (
   SELECT
-    CAST({BilledCost} AS DECIMAL(38, 18)) AS cost,
+    CAST(BilledCost AS DECIMAL(38, 18)) AS cost,
     CASE
       WHEN ChargeCategory = 'Tax' THEN 'tax'
       WHEN ChargeCategory = 'Credit' THEN 'credit'
@@ -50,15 +41,15 @@ WITH rows AS (
         OR contains(lower(ChargeDescription), 'instance') THEN 'compute'
       ELSE 'other'
     END AS category,
-    CAST({PricingQuantity} AS DECIMAL(38, 10)) * CAST({ListUnitPrice} AS DECIMAL(38, 10))
-      <> CAST({ListCost} AS DECIMAL(38, 18)) AS mismatch
+    CAST(PricingQuantity AS DECIMAL(38, 10)) * CAST(ListUnitPrice AS DECIMAL(38, 10))
+      <> CAST(ListCost AS DECIMAL(38, 18)) AS mismatch
   FROM {source}
 )
 SELECT category, SUM(cost) AS total, COUNT(*) AS n, COUNT(*) FILTER (WHERE mismatch) AS mismatches
 FROM rows GROUP BY category ORDER BY category
-""".format(
-    source="read_parquet(?)" if PARQUET else "read_csv(?, header = true, all_varchar = true)",
-    **{c: col(c) for c in ["BilledCost", "PricingQuantity", "ListUnitPrice", "ListCost"]},
+""".replace(
+    "{source}",
+    "read_parquet(?)" if path.endswith(".parquet") else "read_csv(?, header = true, all_varchar = true)",
 )
 t0 = time.perf_counter()
 result = con.execute(QUERY, [path]).fetchall()

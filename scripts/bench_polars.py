@@ -12,9 +12,8 @@ up to 15 decimals (focus-data-toolkit does), and a narrower scale would
 round them; quantity and unit price are Decimal(38, 10).
 
 A `.parquet` input (bench.sh's gen-parquet) is read with scan_parquet: its
-money, quantity and price columns are Float64 (as CUR writes them), and
-each is taken as the shortest decimal that is that double (its String
-text, as billaudit reads it), then cast to the same Decimals."""
+money, quantity and price columns are already these Decimals
+(scripts/bench_to_parquet.py); the casts are exact."""
 import json
 import sys
 import time
@@ -42,7 +41,7 @@ TYPES = {
 t0 = time.perf_counter()
 if path.endswith(".parquet"):
     lf = pl.scan_parquet(path).with_columns(
-        pl.col(c).cast(pl.String).cast(t) for c, t in TYPES.items()
+        pl.col(c).cast(t) for c, t in TYPES.items()
     )
 else:
     lf = pl.scan_csv(

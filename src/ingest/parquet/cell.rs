@@ -155,16 +155,41 @@ pub fn decimal(unscaled: i128, scale: u32, out: &mut String) {
     if unscaled < 0 {
         out.push('-');
     }
-    let digits = unscaled.unsigned_abs().to_string();
+    // The digits, written from the end (u64 arithmetic when it fits: a
+    // 128-bit division is several times slower).
+    let mut buf = [0u8; 40];
+    let mut at = buf.len();
+    let abs = unscaled.unsigned_abs();
+    let mut put = |d: u8| {
+        at -= 1;
+        buf[at] = b'0' + d;
+    };
+    match u64::try_from(abs) {
+        Ok(mut v) => loop {
+            put((v % 10) as u8);
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        },
+        Err(_) => {
+            let mut v = abs;
+            while v > 0 {
+                put((v % 10) as u8);
+                v /= 10;
+            }
+        }
+    }
+    let digits = std::str::from_utf8(&buf[at..]).unwrap_or("0");
     let scale = scale as usize;
     if scale == 0 {
-        out.push_str(&digits);
+        out.push_str(digits);
         return;
     }
     if digits.len() <= scale {
         out.push_str("0.");
         out.extend(std::iter::repeat_n('0', scale - digits.len()));
-        out.push_str(&digits);
+        out.push_str(digits);
     } else {
         let (int, frac) = digits.split_at(digits.len() - scale);
         out.push_str(int);

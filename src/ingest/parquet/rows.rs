@@ -11,13 +11,11 @@
 //! decoded, into a cheap form that is as distinct as its text (two values
 //! have the same form exactly when they have the same text): a row's
 //! fingerprint, which `duplicate-line` compares, covers every cell, as it
-//! does for a CSV row. The cheap forms: integers (DECIMAL, DATE,
-//! TIMESTAMP, TIME included) as the digits of the stored integer, FLOAT and
-//! DOUBLE as the digits of their bits, INT96 as its three words, a DECIMAL
-//! stored as bytes in hex, text as its bytes (not checked for UTF-8),
-//! BOOLEAN as `true` / `false`, null as an empty cell. See docs/formats.md.
+//! does for a CSV row. The cheap forms: a value that is not text (an
+//! integer, DECIMAL, DATE, TIMESTAMP, TIME, FLOAT, DOUBLE, INT96) is its
+//! stored bytes in hex, text is its bytes (not checked for UTF-8), BOOLEAN
+//! `true` / `false`, null an empty cell. See docs/formats.md.
 
-use std::io::Write as _;
 use std::sync::Arc;
 
 use ::csv::ByteRecord;
@@ -261,7 +259,7 @@ fn decode(
                 if text {
                     via!(s, d, cell::integer(kind, i64::from(*v), 32, s))
                 } else {
-                    digits(d, *v)
+                    hex(d, &v.to_le_bytes())
                 }
             })
         }
@@ -270,7 +268,7 @@ fn decode(
                 if text {
                     via!(s, d, cell::integer(kind, *v, 64, s))
                 } else {
-                    digits(d, *v)
+                    hex(d, &v.to_le_bytes())
                 }
             })
         }
@@ -279,8 +277,9 @@ fn decode(
                 if text {
                     via!(s, d, cell::int96(v.data(), s))
                 } else {
-                    let w = v.data();
-                    let _ = write!(d, "{}:{}:{}", w[0], w[1], w[2]);
+                    for w in v.data() {
+                        hex(d, &w.to_le_bytes())?;
+                    }
                     Ok(())
                 }
             })
@@ -290,7 +289,7 @@ fn decode(
                 if text {
                     via!(s, d, cell::float(f64::from(*v), Some(*v), s))
                 } else {
-                    digits(d, v.to_bits())
+                    hex(d, &v.to_le_bytes())
                 }
             })
         }
@@ -299,7 +298,7 @@ fn decode(
                 if text {
                     via!(s, d, cell::float(*v, None, s))
                 } else {
-                    digits(d, v.to_bits())
+                    hex(d, &v.to_le_bytes())
                 }
             })
         }
@@ -316,9 +315,14 @@ fn decode(
     }
 }
 
-/// Appends the decimal digits of an integer.
-fn digits(d: &mut Vec<u8>, v: impl std::fmt::Display) -> Result<(), String> {
-    let _ = write!(d, "{v}");
+/// Appends bytes in hex, two digits a byte: the cheap form of a value
+/// that is not text (see the module docs).
+fn hex(d: &mut Vec<u8>, bytes: &[u8]) -> Result<(), String> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for b in bytes {
+        d.push(DIGITS[usize::from(b >> 4)]);
+        d.push(DIGITS[usize::from(b & 15)]);
+    }
     Ok(())
 }
 
@@ -332,12 +336,7 @@ fn bytes(kind: Kind, text: bool, v: &[u8], d: &mut Vec<u8>, s: &mut String) -> R
             d.extend_from_slice(s.as_bytes());
             r
         }
-        (Kind::Decimal { .. }, false) => {
-            for b in v {
-                let _ = write!(d, "{b:02x}");
-            }
-            Ok(())
-        }
+        (Kind::Decimal { .. }, false) => hex(d, v),
         (_, true) => match std::str::from_utf8(v) {
             Ok(t) => {
                 d.extend_from_slice(t.as_bytes());
