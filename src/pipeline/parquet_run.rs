@@ -8,7 +8,8 @@
 //! and hands each batch to this thread through the row group's own bounded
 //! channel. This thread adds the batches to the bills strictly in file
 //! order: the first row group's batches, then the second's. At most
-//! `workers + 1` row groups are handed out at once, and each holds at most
+//! `workers` row groups are handed out at once (one open per worker: an
+//! open row group holds a decoded page of every column), and each holds at most
 //! [`AHEAD`] decoded batches waiting, so memory is bounded by batches in
 //! flight, not by the file or by the size of a row group.
 
@@ -137,7 +138,7 @@ pub(super) fn read(
         let mut queue: VecDeque<mpsc::Receiver<Batch>> = VecDeque::new();
         let mut next = 0;
         'groups: loop {
-            while next < table.row_groups() && queue.len() <= workers {
+            while next < table.row_groups() && queue.len() < workers {
                 let (tx, rx) = mpsc::sync_channel(AHEAD);
                 if job_tx.send((next, tx)).is_err() {
                     break 'groups;
