@@ -5,12 +5,18 @@
 #
 #   scripts/bench.sh                                # 1M rows, 3 runs each: generated CSV and gzip, toolkit AWS/Azure/GCP
 #   ROWS=10000000 KINDS=csv SETS=gen scripts/bench.sh
+#   ROWS=10000000 SETS=parquet scripts/bench.sh    # the gen set as Parquet
 #   COMPARE="old=/path/to/billaudit-old" SETS=gen KINDS=csv scripts/bench.sh
 #
 # Data sets (SETS):
 # - gen: crates/billgen (examples/gen_focus.rs), the FOCUS specification's
 #   shape (`2025-10-01T00:00:00Z`, 44 columns, about 2,700 descriptions),
 #   with its own expected totals; plain (csv) and gzip -6 (gz) (KINDS).
+# - parquet: the gen set's CSV written once as Parquet by DuckDB
+#   (scripts/bench_to_parquet.py: money DECIMAL(38,18), quantity and unit
+#   price DECIMAL(38,10), periods TIMESTAMP, snappy, row groups of 122,880
+#   rows); DuckDB reads it with read_parquet, Polars with scan_parquet.
+#   Checked against the generator's totals as gen is.
 # - toolkit: focus-data-toolkit's FOCUS 1.2 output for each of PROVIDERS
 #   (57 columns), TOOLKIT_ROWS rows, plain.
 #
@@ -47,12 +53,22 @@ mkdir -p "$DIR"
 
 # The inputs: "label path expected-json-or-none".
 inputs=()
-if [[ " $SETS " == *" gen "* ]]; then
-  CSV="$DIR/focus-$ROWS.csv"
+CSV="$DIR/focus-$ROWS.csv"
+if [[ " $SETS " == *" gen "* || " $SETS " == *" parquet "* ]]; then
   if [ ! -s "$CSV.expected.json" ]; then
     echo "generating $ROWS rows into $CSV" >&2
     target/release/examples/gen_focus --rows "$ROWS" --seed 42 --out "$CSV"
   fi
+fi
+if [[ " $SETS " == *" parquet "* ]]; then
+  PARQUET="$DIR/focus-$ROWS.parquet"
+  if [ ! -s "$PARQUET" ]; then
+    echo "writing $CSV as $PARQUET" >&2
+    python3 scripts/bench_to_parquet.py "$CSV" "$PARQUET"
+  fi
+  inputs+=("gen-parquet $PARQUET $CSV.expected.json")
+fi
+if [[ " $SETS " == *" gen "* ]]; then
   for kind in $KINDS; do
     if [ "$kind" = gz ]; then
       [ -s "$CSV.gz" ] || gzip -c -6 "$CSV" > "$CSV.gz"

@@ -180,6 +180,11 @@ pub struct Opened<'a> {
     /// The content is the text extracted from a PDF ([`pdf`]): it is read
     /// as a text invoice.
     pub pdf: bool,
+    /// The content is a Parquet file: its rows can be read straight from
+    /// its row groups (the `reader` gives them as CSV text too, for the
+    /// header search and sniffing). `None` under `--max-input-bytes`,
+    /// which counts the CSV text.
+    pub parquet: Option<Box<parquet::rows::Table>>,
 }
 
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
@@ -207,8 +212,16 @@ pub fn open_limited(
             return from_pdf_text(&source.display, text, limit);
         }
         if parquet::is_parquet_file(p) {
-            let rows = Box::new(parquet::open_file(&source.display, p)?);
-            return open_reader_limited(&source.display, rows, Some(TextEncoding::Utf8), limit);
+            let rows = parquet::open_file(&source.display, p)?;
+            let table = limit.is_none().then(|| Box::new(rows.table()));
+            let mut opened = open_reader_limited(
+                &source.display,
+                Box::new(rows),
+                Some(TextEncoding::Utf8),
+                limit,
+            )?;
+            opened.parquet = table;
+            return Ok(opened);
         }
     }
     let mut raw: Box<dyn Read + Send> = match &source.origin {
@@ -380,8 +393,12 @@ pub fn open_reader_limited<'a>(
     }
     if parquet::is_parquet(&prefix) {
         let bytes = parquet::read_stream(display, prefix, raw, limit)?;
-        let rows = Box::new(parquet::open_bytes(display, bytes)?);
-        return open_reader_limited(display, rows, Some(TextEncoding::Utf8), limit);
+        let rows = parquet::open_bytes(display, bytes)?;
+        let table = limit.is_none().then(|| Box::new(rows.table()));
+        let mut opened =
+            open_reader_limited(display, Box::new(rows), Some(TextEncoding::Utf8), limit)?;
+        opened.parquet = table;
+        return Ok(opened);
     }
     if pdf::is_pdf(&prefix) {
         // No file to name: the PDF's bytes are piped to the extractor.
@@ -452,6 +469,7 @@ pub fn open_reader_limited<'a>(
         seekable: None,
         gzipped,
         pdf: false,
+        parquet: None,
     })
 }
 

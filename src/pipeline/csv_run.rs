@@ -126,6 +126,7 @@ impl<'o> Run<'o> {
                 return Err(Fed::Differs(Box::new(opened)));
             }
         }
+        let parquet = opened.parquet;
         let reader: Box<dyn Read + 'r> = match &opts.progress {
             Some(hook) => Box::new(Counting {
                 inner: opened.reader,
@@ -263,6 +264,18 @@ impl<'o> Run<'o> {
             window.keeps_all() && (!window.eof() || left >= p.min_bytes)
         };
         let read = (|| -> std::result::Result<u64, Fed<'r>> {
+            if let Some(table) = &parquet {
+                // Parquet: the rows come from the row groups, not the text.
+                let text = super::parquet_run::text_columns(
+                    &state.map,
+                    table.width(),
+                    !state.user.is_empty(),
+                );
+                let bills = &mut state.bills;
+                return Ok(super::parquet_run::read(
+                    table, &text, &norm, &class, bills, path, workers,
+                )?);
+            }
             if workers >= 2 {
                 if let Some((file, bom)) = &seekable {
                     // A plain file: its ranges are read at their offsets.

@@ -32,6 +32,7 @@ mod configured;
 mod csv_run;
 mod diagnostics;
 mod parallel;
+mod parquet_run;
 mod sniff;
 mod text_run;
 /// The batch result lives in `expect`, below the reports that render it.

@@ -12,13 +12,16 @@
 //! truncated file or a footer claiming more bytes than the file has is an
 //! error, not an allocation.
 
+pub mod at_file;
 pub mod cell;
+pub mod rows;
 #[cfg(test)]
 mod tests;
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::Arc;
 
 use ::parquet::column::reader::ColumnReader;
 use ::parquet::data_type::DataType;
@@ -86,7 +89,7 @@ fn check_frame(head: &[u8], tail: &[u8], len: u64) -> std::result::Result<(), St
 }
 
 /// Opens a Parquet file as CSV text.
-pub fn open_file(display: &str, path: &Path) -> Result<CsvText<File>> {
+pub fn open_file(display: &str, path: &Path) -> Result<CsvText<at_file::AtFile>> {
     let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
     let mut head = [0u8; 4];
@@ -104,7 +107,7 @@ pub fn open_file(display: &str, path: &Path) -> Result<CsvText<File>> {
         read().map_err(|e| Error::io(path, e))?;
     }
     check_frame(&head, &tail, len).map_err(|m| Error::input(display, m))?;
-    CsvText::new(display, file, len)
+    CsvText::new(display, at_file::AtFile::new(file, len), len)
 }
 
 /// Opens Parquet content held in memory (stdin, a ZIP member) as CSV text.
@@ -184,8 +187,8 @@ struct Column {
 /// A Parquet file read as CSV text (see the module docs).
 pub struct CsvText<R: ChunkReader + 'static> {
     display: String,
-    file: SerializedFileReader<R>,
-    columns: Vec<Column>,
+    file: Arc<SerializedFileReader<R>>,
+    columns: Arc<Vec<Column>>,
     /// The next row group to open.
     next_group: usize,
     /// The open row group's column readers and its rows not yet read.
@@ -219,7 +222,7 @@ impl<R: ChunkReader + 'static> CsvText<R> {
                 descr: c.clone(),
                 kind: Kind::of(c),
             })
-            .collect();
+            .collect::<Vec<_>>();
         if columns.is_empty() {
             return Err(Error::input(
                 display,
@@ -230,8 +233,8 @@ impl<R: ChunkReader + 'static> CsvText<R> {
         let cells = columns.iter().map(|_| Vec::new()).collect();
         Ok(CsvText {
             display: display.to_string(),
-            file,
-            columns,
+            file: Arc::new(file),
+            columns: Arc::new(columns),
             next_group: 0,
             readers: Vec::new(),
             rows_left: 0,
@@ -242,6 +245,13 @@ impl<R: ChunkReader + 'static> CsvText<R> {
             cells,
             failed: None,
         })
+    }
+
+    /// The same file as a [`rows::Table`], whose row groups are decoded
+    /// straight into records (several at once), not as text.
+    pub fn table(&self) -> rows::Table {
+        let file: Arc<dyn FileReader> = self.file.clone();
+        rows::Table::new(file, Arc::clone(&self.columns))
     }
 
     /// Fills `out` with the next lines; leaves it empty at the end.

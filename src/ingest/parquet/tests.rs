@@ -72,6 +72,27 @@ fn integers_dates_and_timestamps() {
     );
     // One millisecond before the epoch.
     assert_eq!(ts(-1, Unit::Millis, true), "1969-12-31T23:59:59.999Z");
+    // 1761955198 ms = 20 days (1728000 s) + 9 h (32400) + 25 min (1500)
+    // + 55.198 s.
+    assert_eq!(
+        ts(1_761_955_198, Unit::Millis, false),
+        "1970-01-21T09:25:55.198"
+    );
+    // Python: datetime(2025,10,31,23,59,58,tzinfo=utc).timestamp() = 1761955198.
+    assert_eq!(
+        ts(1_761_955_198_000, Unit::Millis, true),
+        "2025-10-31T23:59:58Z"
+    );
+    // Year 1 (datetime(1,1,1).timestamp() = -62135596800) and the first
+    // second after year 9999 (253402300800), past four digits: chrono's form.
+    assert_eq!(
+        ts(-62_135_596_800_000, Unit::Millis, true),
+        "0001-01-01T00:00:00Z"
+    );
+    assert_eq!(
+        ts(253_402_300_800_000, Unit::Millis, true),
+        "+10000-01-01T00:00:00Z"
+    );
     // 3661 s = 01:01:01.
     assert_eq!(
         text(|o| cell::integer(Kind::Time { unit: Unit::Millis }, 3_661_000, 32, o)),

@@ -1,0 +1,459 @@
+//! Row groups decoded straight into CSV records (issue 19): no CSV text is
+//! written and parsed again. A [`Table`] is a Parquet file's flat columns;
+//! a [`Group`] decodes one row group, [`BATCH_ROWS`] rows at a time, into
+//! one buffer of cells per column, and [`Group::record`] fills a
+//! `csv::ByteRecord` with a row's cells, for the normaliser (still the one
+//! place values are parsed). Several groups can be decoded at once, one per
+//! thread: a `Table` is shared, a `Group` is its thread's own.
+//!
+//! **Projection.** Only the columns a profile reads (the `text` mask) get
+//! the cell texts of [`super::cell`]. Every other flat column is still
+//! decoded, into a cheap form that is as distinct as its text (two values
+//! have the same form exactly when they have the same text): a row's
+//! fingerprint, which `duplicate-line` compares, covers every cell, as it
+//! does for a CSV row. The cheap forms: a value that is not text (an
+//! integer, DECIMAL, DATE, TIMESTAMP, TIME, FLOAT, DOUBLE, INT96) is its
+//! stored bytes in hex, text is its bytes (not checked for UTF-8), BOOLEAN
+//! `true` / `false`, null an empty cell. See docs/formats.md.
+
+use std::sync::Arc;
+
+use ::csv::ByteRecord;
+use ::parquet::column::reader::{ColumnReader, ColumnReaderImpl};
+use ::parquet::data_type::DataType;
+use ::parquet::file::reader::FileReader;
+
+use super::cell::{self, Kind};
+use super::{Column, contained};
+
+/// Rows decoded at a time.
+pub const BATCH_ROWS: usize = 4096;
+
+/// A Parquet file's flat columns, read row group by row group.
+pub struct Table {
+    file: Arc<dyn FileReader>,
+    columns: Arc<Vec<Column>>,
+    /// Rows before each row group.
+    starts: Vec<u64>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("columns", &self.columns.len())
+            .field("row_groups", &self.starts.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Table {
+    pub(super) fn new(file: Arc<dyn FileReader>, columns: Arc<Vec<Column>>) -> Self {
+        let mut starts = Vec::new();
+        let mut rows = 0u64;
+        for g in file.metadata().row_groups() {
+            starts.push(rows);
+            // Negative counts were refused when the file was opened.
+            rows += u64::try_from(g.num_rows()).unwrap_or(0);
+        }
+        Table {
+            file,
+            columns,
+            starts,
+        }
+    }
+
+    /// The names of the flat columns: the header row.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.columns.iter().map(|c| c.descr.name())
+    }
+
+    /// The number of flat columns.
+    pub fn width(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// The number of row groups.
+    pub fn row_groups(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Opens row group `g`; the columns where `text[c]` is true get their
+    /// cell texts, the others their cheap forms (see the module docs).
+    pub fn open_group(&self, g: usize, text: &[bool]) -> Result<Group<'_>, String> {
+        let (readers, rows) = contained(|| -> Result<_, String> {
+            let group = self
+                .file
+                .get_row_group(g)
+                .map_err(|e| format!("row group {g}: {e}"))?;
+            let rows = u64::try_from(group.metadata().num_rows())
+                .map_err(|_| format!("row group {g} claims a negative number of rows"))?;
+            let readers = self
+                .columns
+                .iter()
+                .map(|c| {
+                    group
+                        .get_column_reader(c.index)
+                        .map_err(|e| format!("row group {g}, column `{}`: {e}", c.descr.name()))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((readers, rows))
+        })
+        .and_then(|r| r)?;
+        Ok(Group {
+            table: self,
+            g,
+            readers,
+            text: (0..self.columns.len())
+                .map(|c| text.get(c).copied().unwrap_or(true))
+                .collect(),
+            rows_left: rows,
+            next_row: self.starts.get(g).copied().unwrap_or(0) + 1,
+            batch_first: 0,
+            batch_rows: 0,
+            cells: self.columns.iter().map(|_| Cells::default()).collect(),
+            scratch: String::new(),
+        })
+    }
+}
+
+/// One column's cells of a batch: their bytes one after another, and
+/// where each ends; or, for a text column (BYTE_ARRAY, not a DECIMAL), the
+/// decoded values themselves and each row's value (`NULL_ROW` for a null),
+/// pushed into the record without being copied first.
+#[derive(Default)]
+struct Cells {
+    data: Vec<u8>,
+    ends: Vec<usize>,
+    values: Vec<::parquet::data_type::ByteArray>,
+    value_of_row: Vec<u32>,
+    defs: Vec<i16>,
+}
+
+/// A null row of a text column.
+const NULL_ROW: u32 = u32::MAX;
+
+/// A row group being decoded (see the module docs).
+pub struct Group<'t> {
+    table: &'t Table,
+    g: usize,
+    readers: Vec<ColumnReader>,
+    text: Vec<bool>,
+    rows_left: u64,
+    /// The number (1-based, in the file) of the next row to decode.
+    next_row: u64,
+    /// The number of the batch's first row, and its rows.
+    batch_first: u64,
+    batch_rows: usize,
+    cells: Vec<Cells>,
+    scratch: String,
+}
+
+impl Group<'_> {
+    /// Decodes the next batch of rows (at most [`BATCH_ROWS`]) and returns
+    /// how many it holds: 0 at the end of the row group. An error names the
+    /// row group, the column and (for a value with no text) its row and line.
+    pub fn next_batch(&mut self) -> Result<usize, String> {
+        let n = usize::try_from(self.rows_left)
+            .unwrap_or(BATCH_ROWS)
+            .min(BATCH_ROWS);
+        self.batch_first = self.next_row;
+        self.batch_rows = 0;
+        if n == 0 {
+            return Ok(0);
+        }
+        let g = self.g;
+        let first = self.next_row;
+        let columns = &self.table.columns;
+        let (readers, cells, text, scratch) = (
+            &mut self.readers,
+            &mut self.cells,
+            &self.text,
+            &mut self.scratch,
+        );
+        contained(|| -> Result<(), String> {
+            for (c, col) in columns.iter().enumerate() {
+                decode(
+                    col,
+                    &mut readers[c],
+                    n,
+                    first,
+                    text[c],
+                    &mut cells[c],
+                    scratch,
+                )
+                .map_err(|e| format!("row group {g}, column `{}`: {e}", col.descr.name()))?;
+            }
+            Ok(())
+        })
+        .and_then(|r| r)?;
+        self.rows_left -= n as u64;
+        self.next_row += n as u64;
+        self.batch_rows = n;
+        Ok(n)
+    }
+
+    /// The number (1-based, in the file) of the batch's first row: row N
+    /// is line N+1 (the header is line 1).
+    pub fn first_row(&self) -> u64 {
+        self.batch_first
+    }
+
+    /// Fills `rec` with the cells of row `i` of the batch.
+    pub fn record(&self, i: usize, rec: &mut ByteRecord) {
+        rec.clear();
+        for c in &self.cells {
+            if c.value_of_row.is_empty() {
+                let start = if i == 0 { 0 } else { c.ends[i - 1] };
+                rec.push_field(&c.data[start..c.ends[i]]);
+            } else {
+                match c.value_of_row[i] {
+                    NULL_ROW => rec.push_field(b""),
+                    v => rec.push_field(c.values[v as usize].data()),
+                }
+            }
+        }
+    }
+}
+
+/// Decodes `n` rows of one column into `cells` (see the module docs).
+fn decode(
+    col: &Column,
+    reader: &mut ColumnReader,
+    n: usize,
+    first_row: u64,
+    text: bool,
+    cells: &mut Cells,
+    s: &mut String,
+) -> Result<(), String> {
+    use ::parquet::data_type as t;
+    let kind = col.kind;
+    let max_def = col.descr.max_def_level();
+    cells.data.clear();
+    cells.ends.clear();
+    cells.values.clear();
+    cells.value_of_row.clear();
+    if let (ColumnReader::ByteArrayColumnReader(r), false) =
+        (&mut *reader, matches!(kind, Kind::Decimal { .. }))
+    {
+        return texts(r, n, max_def, first_row, text, cells);
+    }
+    let out = cells;
+    // A cell's text through the String-based rules of `cell`.
+    macro_rules! via {
+        ($s:ident, $data:ident, $e:expr) => {{
+            $s.clear();
+            let r = $e;
+            $data.extend_from_slice($s.as_bytes());
+            r
+        }};
+    }
+    match reader {
+        ColumnReader::BoolColumnReader(r) => {
+            typed::<t::BoolType>(r, n, max_def, first_row, out, |v, d| {
+                d.extend_from_slice(if *v { b"true" } else { b"false" });
+                Ok(())
+            })
+        }
+        ColumnReader::Int32ColumnReader(r) => {
+            typed::<t::Int32Type>(r, n, max_def, first_row, out, |v, d| {
+                if text {
+                    via!(s, d, cell::integer(kind, i64::from(*v), 32, s))
+                } else {
+                    hex(d, &v.to_le_bytes())
+                }
+            })
+        }
+        ColumnReader::Int64ColumnReader(r) => {
+            typed::<t::Int64Type>(r, n, max_def, first_row, out, |v, d| {
+                if text {
+                    via!(s, d, cell::integer(kind, *v, 64, s))
+                } else {
+                    hex(d, &v.to_le_bytes())
+                }
+            })
+        }
+        ColumnReader::Int96ColumnReader(r) => {
+            typed::<t::Int96Type>(r, n, max_def, first_row, out, |v, d| {
+                if text {
+                    via!(s, d, cell::int96(v.data(), s))
+                } else {
+                    for w in v.data() {
+                        hex(d, &w.to_le_bytes())?;
+                    }
+                    Ok(())
+                }
+            })
+        }
+        ColumnReader::FloatColumnReader(r) => {
+            typed::<t::FloatType>(r, n, max_def, first_row, out, |v, d| {
+                if text {
+                    via!(s, d, cell::float(f64::from(*v), Some(*v), s))
+                } else {
+                    hex(d, &v.to_le_bytes())
+                }
+            })
+        }
+        ColumnReader::DoubleColumnReader(r) => {
+            typed::<t::DoubleType>(r, n, max_def, first_row, out, |v, d| {
+                if text {
+                    via!(s, d, cell::float(*v, None, s))
+                } else {
+                    hex(d, &v.to_le_bytes())
+                }
+            })
+        }
+        ColumnReader::ByteArrayColumnReader(r) => {
+            typed::<t::ByteArrayType>(r, n, max_def, first_row, out, |v, d| {
+                bytes(kind, text, v.data(), d, s)
+            })
+        }
+        ColumnReader::FixedLenByteArrayColumnReader(r) => {
+            typed::<t::FixedLenByteArrayType>(r, n, max_def, first_row, out, |v, d| {
+                bytes(kind, text, v.data(), d, s)
+            })
+        }
+    }
+}
+
+/// Appends bytes in hex, two digits a byte: the cheap form of a value
+/// that is not text (see the module docs).
+fn hex(d: &mut Vec<u8>, bytes: &[u8]) -> Result<(), String> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for b in bytes {
+        d.push(DIGITS[usize::from(b >> 4)]);
+        d.push(DIGITS[usize::from(b & 15)]);
+    }
+    Ok(())
+}
+
+/// Appends a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY cell: text (checked UTF-8)
+/// or a DECIMAL, or their cheap forms.
+fn bytes(kind: Kind, text: bool, v: &[u8], d: &mut Vec<u8>, s: &mut String) -> Result<(), String> {
+    match (kind, text) {
+        (Kind::Decimal { .. }, true) => {
+            s.clear();
+            let r = cell::bytes(kind, v, s);
+            d.extend_from_slice(s.as_bytes());
+            r
+        }
+        (Kind::Decimal { .. }, false) => hex(d, v),
+        (_, true) => match std::str::from_utf8(v) {
+            Ok(t) => {
+                d.extend_from_slice(t.as_bytes());
+                Ok(())
+            }
+            Err(e) => Err(format!(
+                "a value that is not UTF-8 text (invalid byte at offset {})",
+                e.valid_up_to()
+            )),
+        },
+        (_, false) => {
+            d.extend_from_slice(v);
+            Ok(())
+        }
+    }
+}
+
+/// Reads `n` rows of a text column into `out.values`, each row's value in
+/// `out.value_of_row`; checks that they are UTF-8 when `text`.
+fn texts(
+    reader: &mut ColumnReaderImpl<::parquet::data_type::ByteArrayType>,
+    n: usize,
+    max_def: i16,
+    first_row: u64,
+    text: bool,
+    out: &mut Cells,
+) -> Result<(), String> {
+    out.defs.clear();
+    let mut records = 0;
+    while records < n {
+        let (read, _, _) = reader
+            .read_records(
+                n - records,
+                (max_def > 0).then_some(&mut out.defs),
+                None,
+                &mut out.values,
+            )
+            .map_err(|e| e.to_string())?;
+        if read == 0 {
+            return Err(format!(
+                "the column ends after {} rows of a row group that claims more",
+                first_row - 1 + records as u64
+            ));
+        }
+        records += read;
+    }
+    let mut next = 0u32;
+    for i in 0..n {
+        if max_def == 0 || out.defs.get(i) == Some(&max_def) {
+            let Some(v) = out.values.get(next as usize) else {
+                return Err(format!(
+                    "fewer values than rows at row {}",
+                    first_row + i as u64
+                ));
+            };
+            if text {
+                if let Err(e) = std::str::from_utf8(v.data()) {
+                    let row = first_row + i as u64;
+                    return Err(format!(
+                        "row {row} (line {}): a value that is not UTF-8 text (invalid byte at offset {})",
+                        row + 1,
+                        e.valid_up_to()
+                    ));
+                }
+            }
+            out.value_of_row.push(next);
+            next += 1;
+        } else {
+            out.value_of_row.push(NULL_ROW);
+        }
+    }
+    Ok(())
+}
+
+/// Reads `n` rows of a column and appends each row's cell (nothing for a
+/// null) to `out`. `first_row` (1-based) names the row of a value that has
+/// no text.
+fn typed<T: DataType>(
+    reader: &mut ColumnReaderImpl<T>,
+    n: usize,
+    max_def: i16,
+    first_row: u64,
+    out: &mut Cells,
+    mut put: impl FnMut(&T::T, &mut Vec<u8>) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut defs: Vec<i16> = Vec::with_capacity(if max_def > 0 { n } else { 0 });
+    let mut values: Vec<T::T> = Vec::with_capacity(n);
+    let mut records = 0;
+    while records < n {
+        let (read, _, _) = reader
+            .read_records(
+                n - records,
+                (max_def > 0).then_some(&mut defs),
+                None,
+                &mut values,
+            )
+            .map_err(|e| e.to_string())?;
+        if read == 0 {
+            return Err(format!(
+                "the column ends after {} rows of a row group that claims more",
+                first_row - 1 + records as u64
+            ));
+        }
+        records += read;
+    }
+    let mut next = values.iter();
+    for i in 0..n {
+        if max_def == 0 || defs.get(i) == Some(&max_def) {
+            let v = next
+                .next()
+                .ok_or_else(|| format!("fewer values than rows at row {}", first_row + i as u64))?;
+            put(v, &mut out.data).map_err(|e| {
+                let row = first_row + i as u64;
+                format!("row {row} (line {}): {e}", row + 1)
+            })?;
+        }
+        out.ends.push(out.data.len());
+    }
+    Ok(())
+}
