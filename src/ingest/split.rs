@@ -401,8 +401,15 @@ impl<'a, R: Read> RangeRecords<'a, R> {
         let rest = self.rest.take()?;
         let first = self.raw[0].get(base..).unwrap_or_default();
         let input = first.chain(self.raw[1]).chain(rest);
+        let mut rdr = super::csv::reader(input, self.delim);
+        // The csv crate keeps two copies of a reader's first record (as its
+        // headers, even without headers), and a reader opened here may well
+        // start with a huge one (an unclosed quote): it is given empty
+        // headers instead, which its first call hands back, reading nothing.
+        rdr.set_byte_headers(ByteRecord::new());
+        let _ = rdr.read_byte_record(&mut ByteRecord::new());
         Some(Reference {
-            rdr: super::csv::reader(input, self.delim),
+            rdr,
             base: base as u64,
             lo,
         })

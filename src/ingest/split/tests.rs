@@ -347,3 +347,24 @@ proptest! {
         prop_assert_eq!(range(raw, &[][..], true, limit), range_reference(raw, &[], limit));
     }
 }
+
+#[test]
+fn a_record_running_past_the_buffer_is_read_on_by_the_csv_crate() {
+    // `GPU,1.00\n` is bytes 0-8; a quoted cell of 10,000 `x` opens at 9 and
+    // closes at 10010, `,2.00` runs to 10015, its LF is 10016; `Disk` starts
+    // at 10017 on line 3, the limit.
+    let mut data = b"GPU,1.00\n\"".to_vec();
+    data.extend(std::iter::repeat_n(b'x', 10_000));
+    data.extend_from_slice(b"\",2.00\nDisk,3.00\n");
+    let mut x = vec![b'x'; 10_000];
+    let want: Vec<Step> = vec![
+        (v(&["GPU", "1.00"]), 'R', 0, 1),
+        (vec![std::mem::take(&mut x), b"2.00".to_vec()], 'R', 9, 2),
+        (vec![], 'B', 10017, 3),
+    ];
+    // The splitter has the first `cut` bytes; the rest is read on.
+    for cut in [5usize, 64, 1000, 4000] {
+        let got = range([&data[..cut], &[][..]], &data[cut..], false, 10017);
+        assert_eq!(got, want, "cut {cut}");
+    }
+}
