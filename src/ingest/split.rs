@@ -99,8 +99,10 @@ impl<'a> Splitter<'a> {
 
     /// Steps over the line ends before the next record.
     pub fn start(&mut self) -> Start {
-        // The csv crate drops a byte-order mark at the start of its input.
-        if self.records == 0 && self.buf.first() == Some(&0xEF) {
+        // The csv crate drops a byte-order mark at the start of its input
+        // (when its first read holds all of it): the csv crate decides.
+        let first = self.buf.first().or(self.after.first());
+        if self.records == 0 && self.pos == 0 && first == Some(&0xEF) {
             return Start::Unsure;
         }
         let (mut i, mut line) = (self.pos, self.line);

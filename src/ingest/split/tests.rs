@@ -190,6 +190,12 @@ fn malformed_quoting_is_read_by_the_csv_crate() {
             (vec![], 'E', 6, 2)
         ]
     );
+    // Also when the first slice is empty (found by the fuzz target): the
+    // input is the mark alone, so no record, and the end is at byte 3.
+    assert_eq!(
+        range([b"", b"\xEF\xBB\xBF"], b"", false, 0),
+        [(vec![], 'E', 3, 1)]
+    );
 }
 
 #[test]
