@@ -1,6 +1,6 @@
 //! Micro-benchmarks of the hot pieces of an audit, one row at a time:
-//! number parsing, header matching, one row normalised and classified, the
-//! row fingerprint, and the checks. `cargo bench` runs them; `cargo test
+//! number parsing, header matching, CSV record splitting, one row
+//! normalised and classified, the row fingerprint, and the checks. `cargo bench` runs them; `cargo test
 //! --all-targets` runs each once, so they keep compiling and working.
 //! The whole-program benchmark against DuckDB is `scripts/bench.sh`
 //! (docs/performance.md).
@@ -101,6 +101,30 @@ fn normalise_row(bencher: Bencher) {
         if let RowOutcome::Item(item) = outcome {
             spare.push(item);
         }
+    });
+}
+
+/// Record splitting of 2,000 generated FOCUS rows in memory (about 1.1 MB),
+/// as a worker reads its range: the fast splitter, and the csv crate alone
+/// (its reference and fallback).
+#[divan::bench(args = ["fast", "csv-crate"])]
+fn split_focus(bencher: Bencher, which: &str) {
+    use billaudit::ingest::split::{Next, REFERENCE_ONLY, RangeRecords};
+    use std::sync::atomic::Ordering;
+    let mut data = Vec::new();
+    billgen::focus(2000, 42, &mut data).unwrap();
+    let limit = data.len() as u64;
+    let mut rec = ByteRecord::new();
+    bencher.bench_local(|| {
+        REFERENCE_ONLY.store(which != "fast", Ordering::Relaxed);
+        let raw = [black_box(&data[..]), &[][..]];
+        let mut records = RangeRecords::new(raw, std::io::empty(), true, limit, b',');
+        let mut cells = 0usize;
+        while let Next::Record { .. } = records.next(&mut rec) {
+            cells += rec.len();
+        }
+        REFERENCE_ONLY.store(false, Ordering::Relaxed);
+        cells
     });
 }
 

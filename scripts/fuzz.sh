@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
-TARGETS=(ingest csv_header text_invoice number date parquet)
+TARGETS=(ingest csv_header csv_split text_invoice number date parquet)
 REAL="${BILLAUDIT_REAL_DATA:-../shared/data/real}"
 
 # seed [DIR]: fills DIR/<target>/ (default fuzz/corpus) with seeds.
@@ -28,7 +28,8 @@ seed() {
         case "$f" in
             *.gz|*.zip) ;;
             *.txt) cp "$f" "$dir/text_invoice/seed-$i" ;;
-            *) head -c 65536 "$f" > "$dir/csv_header/seed-$i" ;;
+            *) head -c 65536 "$f" > "$dir/csv_header/seed-$i"
+               head -c 65536 "$f" > "$dir/csv_split/seed-$i" ;;
         esac
     done
     # Cells: the numbers and dates that real files carry, one per seed file.

@@ -7,6 +7,7 @@ pub mod csv;
 pub mod decode;
 pub mod parquet;
 pub mod pdf;
+pub mod split;
 
 use std::collections::HashSet;
 use std::fs::File;

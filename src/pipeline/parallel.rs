@@ -36,6 +36,7 @@ use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;
 use crate::ingest::csv::Window;
+use crate::ingest::split::{Next, RangeRecords};
 use crate::model::LineItem;
 use crate::normalise::{RowNormaliser, RowOutcome};
 
@@ -534,11 +535,11 @@ impl<'p> Parallel<'_, 'p> {
                 };
                 match read(buf) {
                     Ok((n, tail)) => {
-                        let reader = buf[..n].chain(tail);
                         let raw = [&buf[..n], &[]];
+                        // The file's end is met by reading on (the csv
+                        // crate), as the file may have grown since `len`.
                         self.parse(
-                            reader,
-                            raw,
+                            (raw, tail, false),
                             (from, to),
                             None,
                             (worker, rows),
@@ -556,11 +557,9 @@ impl<'p> Parallel<'_, 'p> {
                 // Bytes the reader has; `None` when they run to the input's end.
                 let available = next.as_ref().map(|n| data.len() + n.len());
                 let next: &[u8] = next.as_deref().map_or(&[], Vec::as_slice);
-                let reader = data.as_slice().chain(next);
                 let raw = [data.as_slice(), next];
                 self.parse(
-                    reader,
-                    raw,
+                    (raw, io::empty(), available.is_none()),
                     (from, to),
                     available,
                     (worker, rows),
@@ -570,15 +569,14 @@ impl<'p> Parallel<'_, 'p> {
         }
     }
 
-    /// Parses the records of `reader` (positioned at `from`, its bytes as far
-    /// as they are at hand in `raw`) that start before `to`, for `worker`
-    /// into its recycled `rows`. `available` is how many bytes the reader has
-    /// when that is not the end of the input.
+    /// Parses the records of the input `raw[0]`, `raw[1]`, `rest` (`ends`:
+    /// the input ends with `raw[1]`), positioned at `from`, that start before
+    /// `to`, for `worker` into its recycled `rows`. `available` is how many
+    /// bytes the reader has when that is not the end of the input.
     #[allow(clippy::too_many_arguments, clippy::vec_box)]
     fn parse<R: Read>(
         &self,
-        reader: R,
-        raw: [&[u8]; 2],
+        (raw, rest, ends): ([&[u8]; 2], R, bool),
         (from, to): (u64, u64),
         available: Option<usize>,
         (worker, rows): (usize, Rows),
@@ -591,24 +589,22 @@ impl<'p> Parallel<'_, 'p> {
         if opts.item_hook.is_none() {
             chunk.state = Some(RangeBills::new(self.policy, std::mem::take(caches)));
         }
-        let mut rdr = ingest::csv::reader(reader, self.delimiter);
-        // The bytes the reader reads, as far as they are at hand, for where
-        // each record really starts.
-        let byte = |at: u64| {
-            let at = usize::try_from(at).ok()?;
-            match raw[0].get(at) {
-                Some(b) => Some(*b),
-                None => raw[1].get(at - raw[0].len()).copied(),
-            }
-        };
+        // The fast splitter while the CSV is well-formed, the csv crate
+        // (the reference) from where it is not.
+        let mut records = RangeRecords::new(raw, rest, ends, to - from, self.delimiter);
         let mut rec = ByteRecord::new();
         let mut last_start = 0u64;
         loop {
-            match rdr.read_byte_record(&mut rec) {
-                Ok(true) => {}
-                Ok(false) => {
-                    chunk.end = from + rdr.position().byte();
-                    chunk.end_line = rdr.position().line();
+            let (at, line) = match records.next(&mut rec) {
+                Next::Record { at, line } => (at, line),
+                Next::Beyond { at, line } => {
+                    chunk.end = from + at;
+                    chunk.end_line = line;
+                    break;
+                }
+                Next::End { at, line } => {
+                    chunk.end = from + at;
+                    chunk.end_line = line;
                     if available.is_some() {
                         // The bytes ran out inside the range's last record,
                         // not at the input's end.
@@ -620,18 +616,12 @@ impl<'p> Parallel<'_, 'p> {
                     }
                     break;
                 }
-                Err(e) => {
+                Next::Failed(e) => {
                     chunk.error = Some(csv_error(self.path, &e));
                     break;
                 }
-            }
-            let at = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
-            let (at, line) = ingest::csv::true_start(at, byte);
-            if from + at >= to {
-                chunk.end = from + at;
-                chunk.end_line = line;
-                break;
-            }
+            };
+            debug_assert!(from + at < to);
             last_start = line;
             let mut outcome = self.norm.row_reusing(line, &rec, spare);
             self.class.outcome(&rec, &mut outcome, cache);

@@ -1,0 +1,492 @@
+//! Fast CSV record splitting of bytes in memory (a worker's range), with the
+//! csv crate as the reference and the fallback (issue 18).
+//!
+//! [`Splitter`] reads the records of a buffer into the same
+//! [`csv::ByteRecord`](::csv::ByteRecord) the csv crate fills, with the same
+//! record starts and lines as the csv crate configured by
+//! [`super::csv::reader`] (no headers, flexible, `"` quotes with doubled
+//! quotes, CR, LF and CRLF line ends, blank lines skipped) after
+//! [`super::csv::true_start`]. It finds the bytes that matter (the
+//! delimiter, `"`, CR, LF) 64 bytes at a time as a bit mask, and only looks at
+//! those. It models well-formed CSV only: where it meets anything else (a
+//! closing quote followed by text, a quote that does not close in the
+//! buffer, a record or a run of line ends running past the bytes at hand, a
+//! byte-order mark at the start) it says [`Start::Unsure`] or fails the
+//! record, and [`RangeRecords`] reads the rest with the csv crate, from the
+//! line end before that record, so its output is always the reference's.
+//!
+//! A quote inside an unquoted cell (`5" screen`) is data for the csv crate,
+//! and so it is here.
+
+use std::io::{Chain, Read};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ::csv::{ByteRecord, Position};
+
+const QUOTE: u8 = b'"';
+
+/// Set (by tests) to read every range with the csv crate alone; the
+/// environment variable `BILLAUDIT_CSV_REFERENCE=1` does the same (to time
+/// one binary both ways). The output is the same either way.
+#[doc(hidden)]
+pub static REFERENCE_ONLY: AtomicBool = AtomicBool::new(false);
+
+/// Whether ranges are read with the csv crate alone (see [`REFERENCE_ONLY`]).
+pub fn reference_only() -> bool {
+    static ENV: OnceLock<bool> = OnceLock::new();
+    REFERENCE_ONLY.load(Ordering::Relaxed)
+        || *ENV
+            .get_or_init(|| std::env::var_os("BILLAUDIT_CSV_REFERENCE").is_some_and(|v| v == "1"))
+}
+
+/// Whether the splitter can read CSV with this delimiter.
+pub fn supports(delimiter: u8) -> bool {
+    !matches!(delimiter, QUOTE | b'\r' | b'\n')
+}
+
+/// Where the next record starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// At this byte and line (1-based) of the buffer.
+    At(u64, u64),
+    /// No record follows: the input ends.
+    End,
+    /// Not known from the bytes at hand: the csv crate must read on.
+    Unsure,
+}
+
+/// The records of a buffer (see the module docs).
+#[derive(Debug)]
+pub struct Splitter<'a> {
+    buf: &'a [u8],
+    /// Bytes known to follow `buf` (only looked at for where a record starts).
+    after: &'a [u8],
+    /// The input ends after `after`.
+    ends: bool,
+    delim: u8,
+    /// The csv reader's position of the next record: just past the last
+    /// record's line-end byte, and the line there.
+    pos: usize,
+    line: u64,
+    records: u64,
+    /// Where the record found by `start` starts, and its line.
+    at: usize,
+    at_line: u64,
+    scan: Scan,
+    /// A cell with doubled quotes, unescaped.
+    scratch: Vec<u8>,
+}
+
+impl<'a> Splitter<'a> {
+    /// The records of `buf`, followed by `after` and then (unless `ends`)
+    /// by more input.
+    pub fn new(buf: &'a [u8], after: &'a [u8], ends: bool, delim: u8) -> Self {
+        Splitter {
+            buf,
+            after,
+            ends,
+            delim,
+            pos: 0,
+            line: 1,
+            records: 0,
+            at: 0,
+            at_line: 1,
+            scan: Scan::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Steps over the line ends before the next record.
+    pub fn start(&mut self) -> Start {
+        // The csv crate drops a byte-order mark at the start of its input
+        // (when its first read holds all of it): the csv crate decides.
+        let first = self.buf.first().or(self.after.first());
+        if self.records == 0 && self.pos == 0 && first == Some(&0xEF) {
+            return Start::Unsure;
+        }
+        let (mut i, mut line) = (self.pos, self.line);
+        loop {
+            let b = match self.buf.get(i) {
+                Some(b) => Some(*b),
+                None => self.after.get(i - self.buf.len()).copied(),
+            };
+            match b {
+                Some(b'\n') => line += 1,
+                Some(b'\r') => {}
+                Some(_) => break,
+                None if self.ends => {
+                    (self.pos, self.line) = (i, line);
+                    return Start::End;
+                }
+                None => return Start::Unsure,
+            }
+            i += 1;
+        }
+        (self.at, self.at_line) = (i, line);
+        Start::At(i as u64, line)
+    }
+
+    /// The csv reader's position after the last record (its `position()`).
+    pub fn position(&self) -> (u64, u64) {
+        (self.pos as u64, self.line)
+    }
+
+    /// Reads the record found by [`start`](Self::start) into `rec`; false
+    /// when it is not well-formed CSV within the buffer (`rec` is then
+    /// undefined).
+    pub fn record(&mut self, rec: &mut ByteRecord) -> bool {
+        let buf = self.buf;
+        let d = self.delim;
+        // A record may end at the buffer's end only at the input's end.
+        let eof = self.ends && self.after.is_empty();
+        rec.clear();
+        let mut line = self.at_line;
+        let mut i = self.at;
+        if i >= buf.len() {
+            return false;
+        }
+        // Kept in registers while the record is read.
+        let mut scan = std::mem::take(&mut self.scan);
+        // The record's line-end byte; none at the end of the input.
+        let term = loop {
+            if buf.get(i) == Some(&QUOTE) {
+                self.scratch.clear();
+                let (mut from, mut p) = (i + 1, i + 1);
+                let close = loop {
+                    let Some(q) = scan.next_from(buf, d, p) else {
+                        return false;
+                    };
+                    p = q + 1;
+                    match buf[q] {
+                        b'\n' => line += 1,
+                        QUOTE => match buf.get(q + 1) {
+                            Some(&QUOTE) => {
+                                self.scratch.extend_from_slice(&buf[from..=q]);
+                                (from, p) = (q + 2, q + 2);
+                            }
+                            Some(_) => break q,
+                            None if eof => break q,
+                            None => return false,
+                        },
+                        _ => {}
+                    }
+                };
+                if self.scratch.is_empty() {
+                    rec.push_field(&buf[from..close]);
+                } else {
+                    self.scratch.extend_from_slice(&buf[from..close]);
+                    rec.push_field(&self.scratch);
+                }
+                match buf.get(close + 1) {
+                    Some(&b) if b == d => i = close + 2,
+                    Some(b'\r' | b'\n') => break Some(close + 1),
+                    None if eof => break None,
+                    // Text after a closing quote, or bytes not at hand.
+                    _ => return false,
+                }
+            } else {
+                // An unquoted cell: up to the next delimiter or line end.
+                let mut p = i;
+                let end = loop {
+                    match scan.next_from(buf, d, p) {
+                        Some(q) if buf[q] == QUOTE => p = q + 1,
+                        other => break other,
+                    }
+                };
+                match end {
+                    Some(q) => {
+                        rec.push_field(&buf[i..q]);
+                        if buf[q] != d {
+                            break Some(q);
+                        }
+                        i = q + 1;
+                    }
+                    None if eof => {
+                        rec.push_field(buf.get(i..).unwrap_or_default());
+                        break None;
+                    }
+                    None => return false,
+                }
+            }
+        };
+        self.scan = scan;
+        let mut p = Position::new();
+        p.set_byte(self.pos as u64)
+            .set_line(self.line)
+            .set_record(self.records);
+        rec.set_position(Some(p));
+        self.pos = match term {
+            Some(t) => {
+                line += u64::from(buf[t] == b'\n');
+                t + 1
+            }
+            None => buf.len(),
+        };
+        self.line = line;
+        self.records += 1;
+        true
+    }
+
+    /// Where the csv crate must take over: its input from byte `base` (the
+    /// last record's line-end byte, or the start), and the line there less
+    /// one (the csv reader counts lines from 1).
+    fn resume_point(&self) -> (usize, u64) {
+        if self.records == 0 || self.pos == 0 {
+            return (0, 0);
+        }
+        let base = self.pos - 1;
+        let lf = u64::from(self.buf.get(base) == Some(&b'\n'));
+        (base, self.line - 1 - lf)
+    }
+}
+
+/// The bytes of a buffer that matter (the delimiter, `"`, CR, LF), 64 at a
+/// time.
+#[derive(Debug, Default, Clone, Copy)]
+struct Scan {
+    /// The block `mask` is of (its first byte), plus one; 0 for none.
+    block: usize,
+    mask: u64,
+}
+
+impl Scan {
+    /// The first byte at or after `from` that matters.
+    #[inline(always)]
+    fn next_from(&mut self, buf: &[u8], delim: u8, from: usize) -> Option<usize> {
+        if from >= buf.len() {
+            return None;
+        }
+        let mut block = from & !63;
+        if self.block != block + 1 {
+            self.block = block + 1;
+            self.mask = structural(buf, block, delim);
+        }
+        let mut m = self.mask & (!0u64 << (from - block));
+        loop {
+            if m != 0 {
+                self.mask = m;
+                return Some(block + m.trailing_zeros() as usize);
+            }
+            block += 64;
+            if block >= buf.len() {
+                return None;
+            }
+            self.block = block + 1;
+            m = structural(buf, block, delim);
+            self.mask = m;
+        }
+    }
+}
+
+/// Bit `i` set when byte `block + i` of `buf` is the delimiter, `"`, CR or
+/// LF (bits past the end of `buf` clear).
+#[inline(always)]
+fn structural(buf: &[u8], block: usize, delim: u8) -> u64 {
+    match buf.get(block..block + 64) {
+        Some(chunk) => mask64(chunk, delim),
+        None => {
+            // The last, short block: padded, the padding's bits cleared.
+            let tail = buf.get(block..).unwrap_or_default();
+            let mut padded = [0u8; 64];
+            padded[..tail.len()].copy_from_slice(tail);
+            let m = mask64(&padded, delim);
+            match tail.len() {
+                0 => 0,
+                n => m & (!0u64 >> (64 - n)),
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn mask64(chunk: &[u8], delim: u8) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    debug_assert!(chunk.len() >= 64);
+    let mut out = 0u64;
+    // SAFETY: SSE2 is part of every x86_64 target, so its intrinsics are
+    // available; each load reads exactly the 16 bytes of `part`.
+    unsafe {
+        let (d, q, cr, lf) = (
+            _mm_set1_epi8(delim as i8),
+            _mm_set1_epi8(QUOTE as i8),
+            _mm_set1_epi8(b'\r' as i8),
+            _mm_set1_epi8(b'\n' as i8),
+        );
+        for (k, part) in chunk.chunks_exact(16).take(4).enumerate() {
+            let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
+            let hit = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, q)),
+                _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)),
+            );
+            out |= u64::from(_mm_movemask_epi8(hit) as u16) << (16 * k);
+        }
+    }
+    out
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn mask64(chunk: &[u8], delim: u8) -> u64 {
+    let mut out = 0u64;
+    for (i, &b) in chunk.iter().take(64).enumerate() {
+        let hit = b == delim || b == QUOTE || b == b'\r' || b == b'\n';
+        out |= u64::from(hit) << i;
+    }
+    out
+}
+
+/// What [`RangeRecords::next`] read.
+#[derive(Debug)]
+pub enum Next {
+    /// A record starting before the limit, at this byte and line.
+    Record { at: u64, line: u64 },
+    /// A record starting at or past the limit (not read by the splitter).
+    Beyond { at: u64, line: u64 },
+    /// No record follows; where the reader stopped (its `position()`).
+    End { at: u64, line: u64 },
+    /// A read error of the input past the bytes at hand.
+    Failed(::csv::Error),
+}
+
+type Input<'a, R> = Chain<Chain<&'a [u8], &'a [u8]>, R>;
+
+/// The csv crate reading from byte `base` of the input, its lines `lo`
+/// less than the input's.
+struct Reference<'a, R> {
+    rdr: ::csv::Reader<Input<'a, R>>,
+    base: u64,
+    lo: u64,
+}
+
+/// The records of a range in memory: the [`Splitter`] while the CSV is
+/// well-formed, the csv crate from there on (or throughout, with
+/// [`reference_only`]). Byte offsets and lines count from the range's
+/// start; a record's start is where [`super::csv::true_start`] puts it.
+pub struct RangeRecords<'a, R> {
+    /// The bytes at hand: `raw[0]`, then `raw[1]`, then `rest`.
+    raw: [&'a [u8]; 2],
+    rest: Option<R>,
+    limit: u64,
+    delim: u8,
+    fast: Option<Splitter<'a>>,
+    reference: Option<Reference<'a, R>>,
+}
+
+impl<'a, R: Read> RangeRecords<'a, R> {
+    /// The records of the input `raw[0]`, `raw[1]`, `rest` (`ends`: `rest`
+    /// is empty and the input ends with `raw[1]`) that start before `limit`,
+    /// then the start of the next one. The splitter reads records within
+    /// `raw[0]` only.
+    pub fn new(raw: [&'a [u8]; 2], rest: R, ends: bool, limit: u64, delim: u8) -> Self {
+        let fast = (supports(delim) && !reference_only())
+            .then(|| Splitter::new(raw[0], raw[1], ends, delim));
+        let mut r = RangeRecords {
+            raw,
+            rest: Some(rest),
+            limit,
+            delim,
+            fast,
+            reference: None,
+        };
+        if r.fast.is_none() {
+            r.reference = r.open(0, 0);
+        }
+        r
+    }
+
+    /// The csv crate reading the input from byte `base` (within `raw[0]`).
+    fn open(&mut self, base: usize, lo: u64) -> Option<Reference<'a, R>> {
+        let rest = self.rest.take()?;
+        let first = self.raw[0].get(base..).unwrap_or_default();
+        let input = first.chain(self.raw[1]).chain(rest);
+        let mut rdr = super::csv::reader(input, self.delim);
+        // The csv crate keeps two copies of a reader's first record (as its
+        // headers, even without headers), and a reader opened here may well
+        // start with a huge one (an unclosed quote): it is given empty
+        // headers instead, which its first call hands back, reading nothing.
+        rdr.set_byte_headers(ByteRecord::new());
+        let _ = rdr.read_byte_record(&mut ByteRecord::new());
+        Some(Reference {
+            rdr,
+            base: base as u64,
+            lo,
+        })
+    }
+
+    /// The byte at `at` of the input, when it is at hand.
+    pub fn byte(&self, at: u64) -> Option<u8> {
+        byte_of(self.raw, at)
+    }
+
+    /// The next record, into `rec`.
+    pub fn next(&mut self, rec: &mut ByteRecord) -> Next {
+        if let Some(sp) = &mut self.fast {
+            match sp.start() {
+                Start::At(at, line) if at >= self.limit => return Next::Beyond { at, line },
+                Start::At(at, line) => {
+                    if sp.record(rec) {
+                        return Next::Record { at, line };
+                    }
+                }
+                Start::End => {
+                    let (at, line) = sp.position();
+                    return Next::End { at, line };
+                }
+                Start::Unsure => {}
+            }
+            // Not well-formed, or not within the bytes: the csv crate reads
+            // on from the line end before this record.
+            let (base, lo) = sp.resume_point();
+            self.fast = None;
+            self.reference = self.open(base, lo);
+        }
+        let raw = self.raw;
+        let Some(r) = &mut self.reference else {
+            return Next::End { at: 0, line: 1 };
+        };
+        match r.rdr.read_byte_record(rec) {
+            Ok(true) => {
+                let p = rec.position().cloned().unwrap_or_else(Position::new);
+                let mut q = Position::new();
+                q.set_byte(p.byte() + r.base)
+                    .set_line(p.line() + r.lo)
+                    .set_record(p.record());
+                rec.set_position(Some(q));
+                let (at, line) =
+                    super::csv::true_start((p.byte() + r.base, p.line() + r.lo), |b| {
+                        byte_of(raw, b)
+                    });
+                if at >= self.limit {
+                    Next::Beyond { at, line }
+                } else {
+                    Next::Record { at, line }
+                }
+            }
+            Ok(false) => {
+                let p = r.rdr.position();
+                Next::End {
+                    at: p.byte() + r.base,
+                    line: p.line() + r.lo,
+                }
+            }
+            // Only a read error of `rest` (flexible byte records have no
+            // other): it carries no position.
+            Err(e) => Next::Failed(e),
+        }
+    }
+}
+
+fn byte_of(raw: [&[u8]; 2], at: u64) -> Option<u8> {
+    let at = usize::try_from(at).ok()?;
+    match raw[0].get(at) {
+        Some(b) => Some(*b),
+        None => raw[1].get(at - raw[0].len()).copied(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
