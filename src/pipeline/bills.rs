@@ -105,6 +105,11 @@ impl<'p> Bills<'p> {
         &mut self.list[n]
     }
 
+    /// The policy the bills are judged by, for checks run on other threads.
+    pub(super) fn policy(&self) -> &'p Policy {
+        self.policy
+    }
+
     pub(super) fn add_item(&mut self, item: &LineItem) {
         if let Some(o) = item.date_proves {
             // Items arrive in file order: the first is the earliest.

@@ -5,9 +5,12 @@
 //! Each worker takes the next row group, decodes it [`BATCH_ROWS`] rows at
 //! a time into records (only the columns the profile reads get their texts;
 //! see [`crate::ingest::parquet::rows`]), normalises and classifies them,
-//! and hands each batch to this thread through the row group's own bounded
-//! channel. This thread adds the batches to the bills strictly in file
-//! order: the first row group's batches, then the second's. At most
+//! runs the checks on them into the batch's state ([`RangeBills`], as a
+//! CSV range's worker does; the rows themselves only when the item hook of
+//! `billaudit lines` or `convert` needs them), and hands each batch to this
+//! thread through the row group's own bounded channel. This thread merges
+//! the batches into the bills strictly in file order: the first row
+//! group's batches, then the second's. At most
 //! `workers` row groups are handed out at once (one open per worker: an
 //! open row group holds a decoded page of every column), and each holds at most
 //! [`AHEAD`] decoded batches waiting, so memory is bounded by batches in
@@ -18,8 +21,9 @@ use std::sync::{Mutex, mpsc};
 
 use ::csv::ByteRecord;
 
-use super::bills::Bills;
+use super::bills::{Bills, RangeBills};
 use super::csv_run::{Classify, apply_outcome};
+use crate::audit::Caches;
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest::parquet::rows::{BATCH_ROWS, Table};
@@ -30,9 +34,18 @@ use crate::normalise::{RowNormaliser, RowOutcome};
 /// Batches of one row group decoded ahead of this thread.
 const AHEAD: usize = 2;
 
-/// The rows of one batch, each with its line, and the worker that made them.
+/// The rows of one batch, each with its line.
 type Rows = Vec<(u64, RowOutcome)>;
-type Batch = (usize, std::result::Result<Rows, String>);
+
+/// What a worker made of one batch: its rows, or the checks' state of its
+/// rows and how many there were.
+enum Done<'p> {
+    Rows(Rows),
+    State(RangeBills<'p>, u64),
+}
+
+/// A batch, and the worker that made it.
+type Batch<'p> = (usize, std::result::Result<Done<'p>, String>);
 
 /// The columns whose texts the rows need: the profile's (every role, the
 /// classification texts, the markers, the credit list), or every column
@@ -56,18 +69,20 @@ pub(super) fn text_columns(map: &ColumnMap, width: usize, user_rules: bool) -> V
 
 /// Reads every row of `table` into the bills on `workers` threads (see the
 /// module docs); returns the number of rows read.
-pub(super) fn read(
+pub(super) fn read<'p>(
     table: &Table,
     text: &[bool],
     norm: &RowNormaliser<'_>,
     class: &Classify<'_>,
-    bills: &mut Bills<'_>,
+    bills: &mut Bills<'p>,
     path: &str,
     workers: usize,
 ) -> Result<u64> {
     let workers = workers.max(1);
     let opts = class.opts;
-    let (job_tx, job_rx) = mpsc::channel::<(usize, mpsc::SyncSender<Batch>)>();
+    // The checks run on the workers unless something needs the items.
+    let policy = opts.item_hook.is_none().then(|| bills.policy());
+    let (job_tx, job_rx) = mpsc::channel::<(usize, mpsc::SyncSender<Batch<'p>>)>();
     let job_rx = Mutex::new(job_rx);
     let (returns, returned): (Vec<_>, Vec<_>) =
         (0..workers).map(|_| mpsc::channel::<Rows>()).unzip();
@@ -81,6 +96,7 @@ pub(super) fn read(
                 #[allow(clippy::vec_box)]
                 let mut spare: Vec<Box<LineItem>> = Vec::new();
                 let mut rec = ByteRecord::new();
+                let mut caches = Caches::default();
                 loop {
                     let job = match job_rx.lock() {
                         Ok(rx) => rx.recv(),
@@ -120,22 +136,42 @@ pub(super) fn read(
                             }
                         };
                         let first = group.first_row();
+                        let mut state =
+                            policy.map(|p| RangeBills::new(p, std::mem::take(&mut caches)));
                         for i in 0..n {
                             group.record(i, &mut rec);
                             // Row N is line N+1: the header is line 1.
                             let line = first + i as u64 + 1;
                             let mut outcome = norm.row_reusing(line, &rec, &mut spare);
                             class.outcome(&rec, &mut outcome, &mut cache);
-                            batch.push((line, outcome));
+                            match &mut state {
+                                Some(state) => {
+                                    state.add_outcome(&mut outcome, line);
+                                    // The item is built again for the next row.
+                                    if let RowOutcome::Item(item) = outcome {
+                                        if spare.len() < 2 * BATCH_ROWS {
+                                            spare.push(item);
+                                        }
+                                    }
+                                }
+                                None => batch.push((line, outcome)),
+                            }
                         }
-                        if tx.send((worker, Ok(batch))).is_err() {
+                        let done = match state {
+                            Some(mut state) => {
+                                caches = state.take_caches();
+                                Done::State(state, n as u64)
+                            }
+                            None => Done::Rows(batch),
+                        };
+                        if tx.send((worker, Ok(done))).is_err() {
                             break;
                         }
                     }
                 }
             });
         }
-        let mut queue: VecDeque<mpsc::Receiver<Batch>> = VecDeque::new();
+        let mut queue: VecDeque<mpsc::Receiver<Batch<'p>>> = VecDeque::new();
         let mut next = 0;
         'groups: loop {
             while next < table.row_groups() && queue.len() < workers {
@@ -149,22 +185,29 @@ pub(super) fn read(
             let Some(rx) = queue.pop_front() else { break };
             // The row group's batches, in order, until its worker is done.
             for (worker, batch) in rx.iter() {
-                let mut batch = match batch {
-                    Ok(b) => b,
+                let n = match batch {
+                    Ok(Done::State(state, n)) => {
+                        bills.absorb(state);
+                        n
+                    }
+                    Ok(Done::Rows(mut batch)) => {
+                        for (line, outcome) in &mut batch {
+                            apply_outcome(bills, outcome, *line, opts, path);
+                        }
+                        let n = batch.len() as u64;
+                        // Freed (or built again) on the worker that made them.
+                        let _ = returns[worker].send(batch);
+                        n
+                    }
                     Err(e) => {
                         failed = Some(e);
                         break 'groups;
                     }
                 };
-                for (line, outcome) in &mut batch {
-                    apply_outcome(bills, outcome, *line, opts, path);
-                }
-                rows += batch.len() as u64;
+                rows += n;
                 if let Some(h) = &opts.progress {
-                    (h.0)(0, batch.len() as u64);
+                    (h.0)(0, n);
                 }
-                // Freed (or built again) on the worker that made them.
-                let _ = returns[worker].send(batch);
             }
         }
         // Unblock the workers: no more row groups, and nobody listens.
