@@ -99,12 +99,9 @@ impl<'a> Splitter<'a> {
 
     /// Steps over the line ends before the next record.
     pub fn start(&mut self) -> Start {
-        // The csv crate drops a byte-order mark at the start of its input
-        // (when its first read holds all of it): the csv crate decides.
-        let first = self.buf.first().or(self.after.first());
-        if self.records == 0 && self.pos == 0 && first == Some(&0xEF) {
-            return Start::Unsure;
-        }
+        // A range never starts at the start of the file (the header is read
+        // first), so a byte-order mark here is a cell's text, kept as one
+        // thread reading the whole file keeps it.
         let (mut i, mut line) = (self.pos, self.line);
         loop {
             let b = match self.buf.get(i) {
@@ -352,10 +349,18 @@ pub enum Next {
     Failed(::csv::Error),
 }
 
-type Input<'a, R> = Chain<Chain<&'a [u8], &'a [u8]>, R>;
+type Input<'a, R> = Chain<Chain<Chain<&'static [u8], &'a [u8]>, &'a [u8]>, R>;
+
+/// What the csv crate reads before a range: one line end. The crate drops
+/// a byte-order mark at the start of its input, and a range is never the
+/// start of the file (the header is read first): after this blank line,
+/// which the crate skips, a mark at the range's start is a cell's text, as
+/// for one thread reading the whole file. Positions are one byte and one
+/// line less than the crate says.
+const BEFORE: &[u8] = b"\n";
 
 /// The csv crate reading from byte `base` of the input, its lines `lo`
-/// less than the input's.
+/// less than the input's (both less [`BEFORE`]).
 struct Reference<'a, R> {
     rdr: ::csv::Reader<Input<'a, R>>,
     base: u64,
@@ -402,7 +407,7 @@ impl<'a, R: Read> RangeRecords<'a, R> {
     fn open(&mut self, base: usize, lo: u64) -> Option<Reference<'a, R>> {
         let rest = self.rest.take()?;
         let first = self.raw[0].get(base..).unwrap_or_default();
-        let input = first.chain(self.raw[1]).chain(rest);
+        let input = BEFORE.chain(first).chain(self.raw[1]).chain(rest);
         let mut rdr = super::csv::reader(input, self.delim);
         // The csv crate keeps two copies of a reader's first record (as its
         // headers, even without headers), and a reader opened here may well
@@ -451,15 +456,11 @@ impl<'a, R: Read> RangeRecords<'a, R> {
         match r.rdr.read_byte_record(rec) {
             Ok(true) => {
                 let p = rec.position().cloned().unwrap_or_else(Position::new);
+                let (byte, line) = r.unshift(p.byte(), p.line());
                 let mut q = Position::new();
-                q.set_byte(p.byte() + r.base)
-                    .set_line(p.line() + r.lo)
-                    .set_record(p.record());
+                q.set_byte(byte).set_line(line).set_record(p.record());
                 rec.set_position(Some(q));
-                let (at, line) =
-                    super::csv::true_start((p.byte() + r.base, p.line() + r.lo), |b| {
-                        byte_of(raw, b)
-                    });
+                let (at, line) = super::csv::true_start((byte, line), |b| byte_of(raw, b));
                 if at >= self.limit {
                     Next::Beyond { at, line }
                 } else {
@@ -468,16 +469,33 @@ impl<'a, R: Read> RangeRecords<'a, R> {
             }
             Ok(false) => {
                 let p = r.rdr.position();
-                Next::End {
-                    at: p.byte() + r.base,
-                    line: p.line() + r.lo,
-                }
+                let (at, line) = r.unshift(p.byte(), p.line());
+                Next::End { at, line }
             }
             // Only a read error of `rest` (flexible byte records have no
             // other): it carries no position.
             Err(e) => Next::Failed(e),
         }
     }
+}
+
+impl<R> Reference<'_, R> {
+    /// The input's byte and line of the crate's `byte` and `line`.
+    fn unshift(&self, byte: u64, line: u64) -> (u64, u64) {
+        let (byte, line) = unshift(byte, line);
+        (byte + self.base, line + self.lo)
+    }
+}
+
+/// The byte and line of the crate's `byte` and `line` when it reads
+/// [`BEFORE`] first: one byte and one line less. The crate reports a
+/// record where its read began, so the first record after `BEFORE` is
+/// reported at the start of `BEFORE`: that is the start of the input, as
+/// it was without it (the line ends before a record are skipped by
+/// [`super::csv::true_start`] either way).
+pub(super) fn unshift(byte: u64, line: u64) -> (u64, u64) {
+    let before = BEFORE.len() as u64;
+    (byte.saturating_sub(before), line.saturating_sub(1).max(1))
 }
 
 fn byte_of(raw: [&[u8]; 2], at: u64) -> Option<u8> {

@@ -382,3 +382,61 @@ proptest! {
         prop_assert_eq!(audit(path, parallel(chunk)), audit(path, SEQUENTIAL));
     }
 }
+
+/// A row whose first cell starts with U+FEFF keeps it wherever a range or
+/// block starts, as one thread reading the whole file keeps it: only the
+/// byte-order mark at the very start of the file is dropped. (Before, the
+/// csv crate dropped it at the start of every range: the items of the
+/// rows a range began with lost the character.)
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_range_is_the_rows_text() {
+    use std::sync::{Arc, Mutex};
+    let mut text = String::from("\u{feff}Description,Quantity,Unit Price,Amount,Currency\n");
+    for i in 0..2000 {
+        text.push_str(&format!("\u{feff}GPU instance hours {i},2,1.50,3.00,USD\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bom-rows.csv");
+    std::fs::write(&p, &text).unwrap();
+    let gz = dir.path().join("bom-rows.csv.gz");
+    std::fs::write(&gz, gzip(&text)).unwrap();
+    let run = |path: &std::path::Path, parallel: Parallelism| {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&seen);
+        let mut opts = Options {
+            parallel,
+            ..Options::default()
+        };
+        opts.item_hook = Some(billaudit::pipeline::ItemHook(Arc::new(move |_, item| {
+            sink.lock().unwrap().push(item.description.clone());
+        })));
+        let json = audit_with(path.to_str().unwrap(), &opts);
+        let descriptions = seen.lock().unwrap().clone();
+        (json, descriptions)
+    };
+    let (want_json, want) = run(&p, SEQUENTIAL);
+    // Hand-made: 2,000 rows, each description as written, mark and all.
+    assert_eq!(want.len(), 2000);
+    assert!(
+        want.iter()
+            .enumerate()
+            .all(|(i, d)| *d == format!("\u{feff}GPU instance hours {i}"))
+    );
+    for chunk in [64, 100, 333, 4096] {
+        for path in [&p, &gz] {
+            let (json, got) = run(path, parallel(chunk));
+            let first_difference =
+                (0..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i));
+            assert_eq!(
+                first_difference,
+                None,
+                "{} in ranges of {chunk}: {:?}",
+                path.display(),
+                first_difference.map(|i| (want.get(i), got.get(i)))
+            );
+            if path == &p {
+                assert_eq!(json, want_json, "ranges of {chunk}");
+            }
+        }
+    }
+}

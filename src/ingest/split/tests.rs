@@ -15,20 +15,23 @@ fn reported(rec: &ByteRecord) -> (u64, u64, u64) {
     (p.byte(), p.line(), p.record())
 }
 
-/// The csv crate's records of `data` and its position at the end.
+/// The csv crate's records of `data`, read as a range is (after a line
+/// end, so that a byte-order mark at its start is text: [`BEFORE`]), and
+/// its position at the end.
 fn reference(data: &[u8], delim: u8) -> (Vec<Rec>, (u64, u64)) {
-    let mut rdr = reader(data, delim);
+    let mut rdr = reader(BEFORE.chain(data), delim);
     let mut rec = ByteRecord::new();
     let mut out = Vec::new();
     while rdr.read_byte_record(&mut rec).unwrap() {
         let p = rec.position().unwrap();
-        let at = true_start((p.byte(), p.line()), |b| {
+        let (byte, line) = unshift(p.byte(), p.line());
+        let at = true_start((byte, line), |b| {
             data.get(usize::try_from(b).ok()?).copied()
         });
-        out.push((cells(&rec), at, reported(&rec)));
+        out.push((cells(&rec), at, (byte, line, p.record())));
     }
     let end = rdr.position();
-    (out, (end.byte(), end.line()))
+    (out, unshift(end.byte(), end.line()))
 }
 
 /// The splitter's records of the whole input `data`; `None` where it is
@@ -118,10 +121,9 @@ fn quotes_inside_unquoted_cells_ragged_rows_and_a_last_empty_cell() {
 
 #[test]
 fn the_splitter_is_unsure_of_what_it_does_not_model() {
-    // Text after a closing quote, an unclosed quote, a byte-order mark.
+    // Text after a closing quote, an unclosed quote.
     assert_eq!(fast(b"\"ab\"c,d\n", b','), None);
     assert_eq!(fast(b"a\n\"abc", b','), None);
-    assert_eq!(fast(b"\xEF\xBB\xBFa,b\n", b','), None);
     // A record running past the buffer when more input follows.
     let mut sp = Splitter::new(b"a,b\nc,d", &[], false, b',');
     let mut rec = ByteRecord::new();
@@ -152,12 +154,12 @@ fn range(raw: [&[u8]; 2], rest: &[u8], ends: bool, limit: u64) -> Vec<Step> {
 /// The same from the csv crate alone, as the workers read ranges before
 /// the splitter.
 fn range_reference(raw: [&[u8]; 2], rest: &[u8], limit: u64) -> Vec<Step> {
-    let mut rdr = reader(raw[0].chain(raw[1]).chain(rest), b',');
+    let mut rdr = reader(BEFORE.chain(raw[0]).chain(raw[1]).chain(rest), b',');
     let mut rec = ByteRecord::new();
     let mut out = Vec::new();
     while rdr.read_byte_record(&mut rec).unwrap() {
         let p = rec.position().unwrap();
-        let (at, line) = true_start((p.byte(), p.line()), |b| byte_of(raw, b));
+        let (at, line) = true_start(unshift(p.byte(), p.line()), |b| byte_of(raw, b));
         if at >= limit {
             out.push((vec![], 'B', at, line));
             return out;
@@ -165,8 +167,31 @@ fn range_reference(raw: [&[u8]; 2], rest: &[u8], limit: u64) -> Vec<Step> {
         out.push((cells(&rec), 'R', at, line));
     }
     let p = rdr.position();
-    out.push((vec![], 'E', p.byte(), p.line()));
+    let (at, line) = unshift(p.byte(), p.line());
+    out.push((vec![], 'E', at, line));
     out
+}
+
+/// A range's first record may start with a byte-order mark (U+FEFF in its
+/// first cell): it is the cell's text, whoever reads it (the splitter, or
+/// the csv crate after malformed quoting), as when one thread reads the
+/// whole file. The csv crate alone would drop it at the start of its input.
+#[test]
+fn a_byte_order_mark_at_a_ranges_start_is_text() {
+    // `\u{feff}a,b\n` is bytes 0-6 (the mark is 3); `c,d\n` 7-10.
+    let want = vec![(v(&["\u{feff}a", "b"]), (0, 1)), (v(&["c", "d"]), (7, 2))];
+    assert_eq!(split("\u{feff}a,b\nc,d\n"), want);
+    // The first record runs past the splitter's bytes: the csv crate reads
+    // the range from its start.
+    let got = range([b"\xEF\xBB\xBFa,b", b"\nc,d\n"], b"".as_slice(), true, 100);
+    assert_eq!(
+        got,
+        [
+            (v(&["\u{feff}a", "b"]), 'R', 0, 1),
+            (v(&["c", "d"]), 'R', 7, 2),
+            (vec![], 'E', 11, 3),
+        ]
+    );
 }
 
 #[test]
@@ -181,20 +206,21 @@ fn malformed_quoting_is_read_by_the_csv_crate() {
         (vec![], 'E', 12, 4),
     ];
     assert_eq!(range([data, b""], b"", true, 100), want);
-    // A byte-order mark at the start is dropped, as the csv crate does.
+    // A byte-order mark at a range's start is the cell's text (a range
+    // is never the start of the file; see `a_byte_order_mark_at_a_ranges_start_is_text`).
     assert_eq!(
         range([b"\xEF\xBB\xBFa\nb", b""], b"", true, 100),
         [
-            (v(&["a"]), 'R', 0, 1),
+            (v(&["\u{feff}a"]), 'R', 0, 1),
             (v(&["b"]), 'R', 5, 2),
             (vec![], 'E', 6, 2)
         ]
     );
     // Also when the first slice is empty (found by the fuzz target): the
-    // input is the mark alone, so no record, and the end is at byte 3.
+    // mark alone is a record's text, which starts at byte 0, the limit.
     assert_eq!(
         range([b"", b"\xEF\xBB\xBF"], b"", false, 0),
-        [(vec![], 'E', 3, 1)]
+        [(vec![], 'B', 0, 1)]
     );
 }
 
