@@ -465,16 +465,37 @@ fn typed<T: DataType>(
     cells: &mut Vec<String>,
     text: impl Fn(&T::T, &mut String) -> std::result::Result<(), String>,
 ) -> std::result::Result<(), String> {
-    let mut defs: Vec<i16> = Vec::with_capacity(n);
-    let mut values: Vec<T::T> = Vec::with_capacity(n);
+    let (mut defs, mut values) = (Vec::new(), Vec::new());
+    read_values(reader, n, max_def, first_row, &mut defs, &mut values)?;
+    each_row(n, max_def, first_row, &defs, &values, |_, v| {
+        let mut out = String::new();
+        if let Some(v) = v {
+            text(v, &mut out)?;
+        }
+        cells.push(out);
+        Ok(())
+    })
+}
+
+/// Reads `n` rows of a column: their definition levels into `defs` (none
+/// for a required column) and their values (none for a null) into
+/// `values`. `first_row` (1-based) names the rows in an error.
+fn read_values<T: DataType>(
+    reader: &mut ::parquet::column::reader::ColumnReaderImpl<T>,
+    n: usize,
+    max_def: i16,
+    first_row: u64,
+    defs: &mut Vec<i16>,
+    values: &mut Vec<T::T>,
+) -> std::result::Result<(), String> {
     let mut records = 0;
     while records < n {
         let (read, _, _) = reader
             .read_records(
                 n - records,
-                (max_def > 0).then_some(&mut defs),
+                (max_def > 0).then_some(&mut *defs),
                 None,
-                &mut values,
+                values,
             )
             .map_err(|e| e.to_string())?;
         if read == 0 {
@@ -485,19 +506,34 @@ fn typed<T: DataType>(
         }
         records += read;
     }
+    Ok(())
+}
+
+/// Calls `row` for each of the `n` rows read by [`read_values`], with its
+/// index and its value (`None` for a null); an error of `row` is told with
+/// the row and its line.
+fn each_row<V>(
+    n: usize,
+    max_def: i16,
+    first_row: u64,
+    defs: &[i16],
+    values: &[V],
+    mut row: impl FnMut(usize, Option<&V>) -> std::result::Result<(), String>,
+) -> std::result::Result<(), String> {
     let mut next = values.iter();
     for i in 0..n {
-        let mut out = String::new();
-        if max_def == 0 || defs.get(i) == Some(&max_def) {
-            let v = next
-                .next()
-                .ok_or_else(|| format!("fewer values than rows at row {}", first_row + i as u64))?;
-            text(v, &mut out).map_err(|e| {
-                let row = first_row + i as u64;
-                format!("row {row} (line {}): {e}", row + 1)
-            })?;
-        }
-        cells.push(out);
+        let value =
+            if max_def == 0 || defs.get(i) == Some(&max_def) {
+                Some(next.next().ok_or_else(|| {
+                    format!("fewer values than rows at row {}", first_row + i as u64)
+                })?)
+            } else {
+                None
+            };
+        row(i, value).map_err(|e| {
+            let row = first_row + i as u64;
+            format!("row {row} (line {}): {e}", row + 1)
+        })?;
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ use ::parquet::data_type::DataType;
 use ::parquet::file::reader::FileReader;
 
 use super::cell::{self, Kind};
-use super::{Column, contained};
+use super::{Column, contained, each_row, read_values};
 
 /// Rows decoded at a time.
 pub const BATCH_ROWS: usize = 4096;
@@ -365,50 +365,39 @@ fn texts(
     out: &mut Cells,
 ) -> Result<(), String> {
     out.defs.clear();
-    let mut records = 0;
-    while records < n {
-        let (read, _, _) = reader
-            .read_records(
-                n - records,
-                (max_def > 0).then_some(&mut out.defs),
-                None,
-                &mut out.values,
-            )
-            .map_err(|e| e.to_string())?;
-        if read == 0 {
-            return Err(format!(
-                "the column ends after {} rows of a row group that claims more",
-                first_row - 1 + records as u64
-            ));
-        }
-        records += read;
-    }
+    read_values(
+        reader,
+        n,
+        max_def,
+        first_row,
+        &mut out.defs,
+        &mut out.values,
+    )?;
+    let Cells {
+        defs,
+        values,
+        value_of_row,
+        ..
+    } = out;
     let mut next = 0u32;
-    for i in 0..n {
-        if max_def == 0 || out.defs.get(i) == Some(&max_def) {
-            let Some(v) = out.values.get(next as usize) else {
-                return Err(format!(
-                    "fewer values than rows at row {}",
-                    first_row + i as u64
-                ));
-            };
-            if text {
-                if let Err(e) = std::str::from_utf8(v.data()) {
-                    let row = first_row + i as u64;
-                    return Err(format!(
-                        "row {row} (line {}): a value that is not UTF-8 text (invalid byte at offset {})",
-                        row + 1,
-                        e.valid_up_to()
-                    ));
+    each_row(n, max_def, first_row, defs, values, |_, v| {
+        match v {
+            Some(v) => {
+                if text {
+                    std::str::from_utf8(v.data()).map_err(|e| {
+                        format!(
+                            "a value that is not UTF-8 text (invalid byte at offset {})",
+                            e.valid_up_to()
+                        )
+                    })?;
                 }
+                value_of_row.push(next);
+                next += 1;
             }
-            out.value_of_row.push(next);
-            next += 1;
-        } else {
-            out.value_of_row.push(NULL_ROW);
+            None => value_of_row.push(NULL_ROW),
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Reads `n` rows of a column and appends each row's cell (nothing for a
@@ -422,38 +411,13 @@ fn typed<T: DataType>(
     out: &mut Cells,
     mut put: impl FnMut(&T::T, &mut Vec<u8>) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut defs: Vec<i16> = Vec::with_capacity(if max_def > 0 { n } else { 0 });
-    let mut values: Vec<T::T> = Vec::with_capacity(n);
-    let mut records = 0;
-    while records < n {
-        let (read, _, _) = reader
-            .read_records(
-                n - records,
-                (max_def > 0).then_some(&mut defs),
-                None,
-                &mut values,
-            )
-            .map_err(|e| e.to_string())?;
-        if read == 0 {
-            return Err(format!(
-                "the column ends after {} rows of a row group that claims more",
-                first_row - 1 + records as u64
-            ));
-        }
-        records += read;
-    }
-    let mut next = values.iter();
-    for i in 0..n {
-        if max_def == 0 || defs.get(i) == Some(&max_def) {
-            let v = next
-                .next()
-                .ok_or_else(|| format!("fewer values than rows at row {}", first_row + i as u64))?;
-            put(v, &mut out.data).map_err(|e| {
-                let row = first_row + i as u64;
-                format!("row {row} (line {}): {e}", row + 1)
-            })?;
+    let (mut defs, mut values) = (Vec::new(), Vec::new());
+    read_values(reader, n, max_def, first_row, &mut defs, &mut values)?;
+    each_row(n, max_def, first_row, &defs, &values, |_, v| {
+        if let Some(v) = v {
+            put(v, &mut out.data)?;
         }
         out.ends.push(out.data.len());
-    }
-    Ok(())
+        Ok(())
+    })
 }
