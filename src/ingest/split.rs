@@ -357,7 +357,7 @@ type Input<'a, R> = Chain<Chain<Chain<&'static [u8], &'a [u8]>, &'a [u8]>, R>;
 /// which the crate skips, a mark at the range's start is a cell's text, as
 /// for one thread reading the whole file. Positions are one byte and one
 /// line less than the crate says.
-const BEFORE: &[u8] = b"\n";
+pub const BEFORE: &[u8] = b"\n";
 
 /// The csv crate reading from byte `base` of the input, its lines `lo`
 /// less than the input's (both less [`BEFORE`]).

@@ -502,10 +502,14 @@ impl<'p> Parallel<'_, 'p> {
         }
         if let Some((offset, line)) = resume {
             let reader = ranges.resume(self.path, offset)?;
-            let mut window = Window::new(reader);
+            // A line end first, as for a range ([`ingest::split::BEFORE`]): a
+            // byte-order mark where reading resumes is the row's text. Its
+            // line is the reader's first, so the rows' are one more.
+            let mut window = Window::new(ingest::split::BEFORE.chain(reader));
             window.forget();
             let mut rdr = ingest::csv::reader(window, self.delimiter);
-            rows += read_rows(&mut rdr, line - 1, self.norm, self.class, bills, self.path)?;
+            let offset = line.saturating_sub(2);
+            rows += read_rows(&mut rdr, offset, self.norm, self.class, bills, self.path)?;
         }
         Ok(rows)
     }

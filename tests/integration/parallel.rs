@@ -387,13 +387,32 @@ proptest! {
 /// block starts, as one thread reading the whole file keeps it: only the
 /// byte-order mark at the very start of the file is dropped. (Before, the
 /// csv crate dropped it at the start of every range: the items of the
-/// rows a range began with lost the character.)
+/// rows a range began with lost the character.) With `quoted`, every row
+/// has a note with a line break in quotes, so cuts fall inside records and
+/// reading resumes on one thread from a row's start: the mark is kept there
+/// too.
 #[test]
 fn a_byte_order_mark_at_the_start_of_a_range_is_the_rows_text() {
+    bom_rows_read_in_ranges(false);
+}
+
+#[test]
+fn a_byte_order_mark_where_reading_resumes_is_the_rows_text() {
+    bom_rows_read_in_ranges(true);
+}
+
+fn bom_rows_read_in_ranges(quoted: bool) {
     use std::sync::{Arc, Mutex};
-    let mut text = String::from("\u{feff}Description,Quantity,Unit Price,Amount,Currency\n");
+    let mut text = String::from("\u{feff}Description,Note,Quantity,Unit Price,Amount,Currency\n");
     for i in 0..2000 {
-        text.push_str(&format!("\u{feff}GPU instance hours {i},2,1.50,3.00,USD\n"));
+        let note = if quoted {
+            "\"first line\nsecond line\""
+        } else {
+            "-"
+        };
+        text.push_str(&format!(
+            "\u{feff}GPU instance hours {i},{note},2,1.50,3.00,USD\n"
+        ));
     }
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("bom-rows.csv");
@@ -408,20 +427,22 @@ fn a_byte_order_mark_at_the_start_of_a_range_is_the_rows_text() {
             ..Options::default()
         };
         opts.item_hook = Some(billaudit::pipeline::ItemHook(Arc::new(move |_, item| {
-            sink.lock().unwrap().push(item.description.clone());
+            sink.lock()
+                .unwrap()
+                .push((item.line, item.description.clone()));
         })));
         let json = audit_with(path.to_str().unwrap(), &opts);
         let descriptions = seen.lock().unwrap().clone();
         (json, descriptions)
     };
     let (want_json, want) = run(&p, SEQUENTIAL);
-    // Hand-made: 2,000 rows, each description as written, mark and all.
+    // Hand-made: 2,000 rows, each description as written, mark and all,
+    // row i on line 2 + i (or 2 + 2i when each row takes two lines).
     assert_eq!(want.len(), 2000);
-    assert!(
-        want.iter()
-            .enumerate()
-            .all(|(i, d)| *d == format!("\u{feff}GPU instance hours {i}"))
-    );
+    let lines_per_row = if quoted { 2 } else { 1 };
+    assert!(want.iter().enumerate().all(|(i, (line, d))| {
+        *line == 2 + lines_per_row * i as u64 && *d == format!("\u{feff}GPU instance hours {i}")
+    }));
     for chunk in [64, 100, 333, 4096] {
         for path in [&p, &gz] {
             let (json, got) = run(path, parallel(chunk));
