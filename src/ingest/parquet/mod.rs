@@ -158,6 +158,28 @@ pub fn panic_is_contained() -> bool {
     CONTAINED.with(std::cell::Cell::get)
 }
 
+/// The column readers of row group `g` for `columns`, and its rows.
+fn open_row_group(
+    file: &dyn FileReader,
+    columns: &[Column],
+    g: usize,
+) -> std::result::Result<(Vec<ColumnReader>, u64), String> {
+    let group = file
+        .get_row_group(g)
+        .map_err(|e| format!("row group {g}: {e}"))?;
+    let rows = u64::try_from(group.metadata().num_rows())
+        .map_err(|_| format!("row group {g} claims a negative number of rows"))?;
+    let readers = columns
+        .iter()
+        .map(|c| {
+            group
+                .get_column_reader(c.index)
+                .map_err(|e| format!("row group {g}, column `{}`: {e}", c.descr.name()))
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    Ok((readers, rows))
+}
+
 /// Runs the `parquet` crate on untrusted bytes. Some of its decoders index
 /// past the end of a damaged page (the PLAIN byte-array decoder reads a
 /// 4-byte length from fewer bytes); such a panic is caught here and is an
@@ -268,21 +290,7 @@ impl<R: ChunkReader + 'static> CsvText<R> {
             }
             let g = self.next_group;
             self.next_group += 1;
-            let group = self
-                .file
-                .get_row_group(g)
-                .map_err(|e| format!("row group {g}: {e}"))?;
-            self.rows_left = u64::try_from(group.metadata().num_rows())
-                .map_err(|_| format!("row group {g} claims a negative number of rows"))?;
-            self.readers = self
-                .columns
-                .iter()
-                .map(|c| {
-                    group
-                        .get_column_reader(c.index)
-                        .map_err(|e| format!("row group {g}, column `{}`: {e}", c.descr.name()))
-                })
-                .collect::<std::result::Result<_, _>>()?;
+            (self.readers, self.rows_left) = open_row_group(&*self.file, &self.columns, g)?;
         }
         let n = usize::try_from(self.rows_left)
             .unwrap_or(BATCH_ROWS)

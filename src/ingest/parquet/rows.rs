@@ -24,7 +24,7 @@ use ::parquet::data_type::DataType;
 use ::parquet::file::reader::FileReader;
 
 use super::cell::{self, Kind};
-use super::{Column, contained, each_row, read_values};
+use super::{Column, contained, each_row, open_row_group, read_values};
 
 /// Rows decoded at a time.
 pub const BATCH_ROWS: usize = 4096;
@@ -80,25 +80,8 @@ impl Table {
     /// Opens row group `g`; the columns where `text[c]` is true get their
     /// cell texts, the others their cheap forms (see the module docs).
     pub fn open_group(&self, g: usize, text: &[bool]) -> Result<Group<'_>, String> {
-        let (readers, rows) = contained(|| -> Result<_, String> {
-            let group = self
-                .file
-                .get_row_group(g)
-                .map_err(|e| format!("row group {g}: {e}"))?;
-            let rows = u64::try_from(group.metadata().num_rows())
-                .map_err(|_| format!("row group {g} claims a negative number of rows"))?;
-            let readers = self
-                .columns
-                .iter()
-                .map(|c| {
-                    group
-                        .get_column_reader(c.index)
-                        .map_err(|e| format!("row group {g}, column `{}`: {e}", c.descr.name()))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok((readers, rows))
-        })
-        .and_then(|r| r)?;
+        let (readers, rows) =
+            contained(|| open_row_group(&*self.file, &self.columns, g)).and_then(|r| r)?;
         Ok(Group {
             table: self,
             g,
