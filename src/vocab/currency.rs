@@ -99,6 +99,13 @@ pub const CURRENCIES: &[Currency] = &[
         whole: false,
     },
     Currency {
+        code: "BRL",
+        aliases: &[],
+        symbols: &["R$"],
+        names: &["reais", "real"],
+        whole: false,
+    },
+    Currency {
         code: "KRW",
         aliases: &[],
         symbols: &["₩"],

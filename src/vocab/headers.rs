@@ -44,6 +44,9 @@ pub const DESCRIPTION: &[&str] = &[
     "Descripción",
     "Descripcion",
     "Concepto",
+    // Portuguese
+    "Descrição",
+    "Descricao",
     // Italian
     "Descrizione",
     "Voce",
@@ -124,6 +127,9 @@ pub const AMOUNT: &[&str] = &[
     "Precio total",
     "Coste",
     "Costo",
+    // Portuguese
+    "Valor",
+    "Valor total",
     // Italian (`Costo` as in Spanish)
     "Importo",
     "Importo totale",
@@ -157,6 +163,10 @@ pub const QUANTITY: &[&str] = &[
     "Qté",
     // Spanish
     "Cantidad",
+    // Portuguese
+    "Quantidade",
+    "Qtd.",
+    "Qtd",
     // Italian
     "Quantità",
     "Quantita",
@@ -182,6 +192,8 @@ pub const UNIT: &[&str] = &[
     "Unite",
     // Spanish
     "Unidad",
+    // Portuguese
+    "Unidade",
     // Japanese
     "単位",
 ];
@@ -223,6 +235,9 @@ pub const UNIT_PRICE: &[&str] = &[
     "Prix unitaire",
     // Spanish
     "Precio unitario",
+    // Portuguese
+    "Preço unitário",
+    "Preco unitario",
     "Tarifa",
     // Italian
     "Prezzo unitario",

@@ -92,6 +92,9 @@ pub const TAX: &[&str] = &[
     "btw",
     // Spanish
     "iva",
+    // Portuguese
+    "impostos",
+    "imposto",
 ];
 
 /// Discount and credit labels, by language.
@@ -453,6 +456,7 @@ mod tests {
             ("Totaal", Total),
             ("BTW", Tax),
             ("IVA", Tax),
+            ("Impostos", Tax),
             ("  TOTAL  DUE ", Total),
             ("Subtotal 小计", Subtotal),
             ("Discount", Credit),

@@ -575,6 +575,57 @@ fn a_french_bill_is_classified_in_french() {
     assert!(codes.iter().all(|c| !c.ends_with("mismatch")), "{codes:?}");
 }
 
+// A Brazilian GPU bill as a vendor exports it: title lines, `;` and
+// decimal commas, Portuguese headers with the currency in the amount's
+// header `(R$)`, and Subtotal / Impostos / Total rows. By hand:
+// compute 100 x 2.50 = 250.00, storage 500 x 0.10 = 50.00, snapshot
+// 400 x 0.05 = 20.00, egress 300 x 0.09 = 27.00, cluster management fee
+// 30.00; subtotal 377.00, tax 18.85, total 395.85. Hidden fees
+// 20 + 27 + 30 = 77.00 = 20.42% of 377.00; scheduling 30 / 250 = 12% of
+// compute. Before, no header was found (exit 2).
+#[test]
+fn a_portuguese_bill_is_read_and_classified() {
+    let bill = audit_csv_text(
+        "Fatura de serviços de GPU - Novembro 2026\n\
+         Cliente: Laboratório Exemplo Ltda.\n\
+         \n\
+         Descrição;Qtd.;Unidade;Preço unitário (R$);Valor (R$)\n\
+         GPU A100 80GB sob demanda;100;hora;2,50;250,00\n\
+         Armazenamento SSD;500;GB-mês;0,10;50,00\n\
+         Instantâneo de disco (snapshot);400;GB-mês;0,05;20,00\n\
+         Transferência de dados de saída;300;GB;0,09;27,00\n\
+         Taxa de gerenciamento do cluster;1;mês;30,00;30,00\n\
+         Subtotal;;;;377,00\n\
+         Impostos (ISS 5%);;;;18,85\n\
+         Total;;;;395,85\n",
+    );
+    let t = &bill.totals;
+    assert_eq!(
+        [
+            t.compute.as_str(),
+            t.storage.as_str(),
+            t.storage_replica.as_str(),
+            t.bandwidth.as_str(),
+            t.scheduling.as_str(),
+            t.other.as_str(),
+            t.tax.as_str(),
+        ],
+        ["250.00", "50.00", "20.00", "27.00", "30.00", "0", "18.85"]
+    );
+    assert_eq!(
+        (bill.subtotal.as_str(), bill.total.as_str()),
+        ("377.00", "395.85")
+    );
+    assert_eq!(bill.currency.as_deref(), Some("BRL"));
+    // 77 / 377 = 0.20424403..., six decimals in the JSON.
+    assert_eq!(bill.hidden_share.as_deref(), Some("0.204244"));
+    let codes: Vec<&str> = bill.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&"hidden-fee-share"), "{codes:?}");
+    assert!(codes.contains(&"scheduling-fee-share"), "{codes:?}");
+    assert!(!codes.contains(&"unclassified-items"), "{codes:?}");
+    assert!(codes.iter().all(|c| !c.ends_with("mismatch")), "{codes:?}");
+}
+
 // The storage, replica, bandwidth, scheduling and tax words of German,
 // Spanish, Dutch and Japanese bills, one line each, with the category a
 // reader of that language gives it.
