@@ -8,6 +8,7 @@
 //! `chargeType` columns), and the generic profile comes last.
 
 mod aws;
+mod aws_legacy;
 mod azure;
 mod china;
 mod focus;
@@ -16,7 +17,7 @@ mod oci;
 
 use super::header::normalise_header;
 use super::number::DecimalMark;
-use super::profile::{CostBasis, Marker, Profile, Role, generic};
+use super::profile::{CostBasis, Marker, Profile, RecordKind, RecordTypes, Role, generic};
 use crate::model::Category;
 
 /// A profile written as static data.
@@ -48,7 +49,16 @@ pub struct Spec {
     pub credit_list: Option<&'static str>,
     pub tag_prefixes: &'static [&'static str],
     pub decimal_mark: Option<DecimalMark>,
+    /// `(column, [(values, kind)])`: a record-type column whose values say
+    /// which rows are items, the stated total, or restatements.
+    pub record_types: Option<RecordTypeTable>,
 }
+
+/// A record-type column and what its values make a row.
+pub type RecordTypeTable = (
+    &'static str,
+    &'static [(&'static [&'static str], RecordKind)],
+);
 
 impl Spec {
     /// An empty table, for `..Spec::EMPTY` in the tables.
@@ -67,6 +77,7 @@ impl Spec {
         credit_list: None,
         tag_prefixes: &[],
         decimal_mark: None,
+        record_types: None,
     };
 
     pub fn to_profile(&self) -> Profile {
@@ -105,6 +116,13 @@ impl Spec {
             costs: self.costs.iter().map(|(b, c)| (*b, n(c))).collect(),
             credit_list: self.credit_list.map(n),
             tag_prefixes: ns(self.tag_prefixes),
+            record_types: self.record_types.map(|(column, kinds)| RecordTypes {
+                column: n(column),
+                kinds: kinds
+                    .iter()
+                    .flat_map(|(values, kind)| values.iter().map(|v| (v.to_lowercase(), *kind)))
+                    .collect(),
+            }),
             display,
             date_formats: Vec::new(),
             date_order: None,
@@ -117,6 +135,8 @@ impl Spec {
 pub const SPECS: &[&Spec] = &[
     &aws::CUR_LEGACY,
     &aws::CUR2,
+    &aws_legacy::DBR,
+    &aws_legacy::MONTHLY,
     &azure::AZURE,
     &gcp::GCP,
     &oci::OCI,
@@ -167,6 +187,8 @@ mod tests {
             [
                 "aws-cur",
                 "aws-cur2",
+                "aws-dbr",
+                "aws-monthly",
                 "azure",
                 "gcp",
                 "oci",

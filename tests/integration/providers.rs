@@ -1,0 +1,192 @@
+//! Provider profiles added for issue 26 item 2 (`src/normalise/profiles/`):
+//! each fixture in `fixtures/providers/` is written in the provider's real
+//! column set (sources in docs/formats.md), and every figure below is hand
+//! arithmetic on its rows, written beside it. (The `.expect.toml` beside
+//! each fixture is checked again by scripts/oracle_fixtures.py, Python
+//! `decimal`.)
+
+use rust_decimal::Decimal;
+
+use crate::common::*;
+use billaudit::report::json::JsonBill;
+
+fn d(s: &str) -> Decimal {
+    s.parse().unwrap()
+}
+
+/// Checks the profile, the currency, the total and every category (an
+/// unlisted category is 0).
+fn expect(b: &JsonBill, format: &str, currency: Option<&str>, total: &str, cats: &[(&str, &str)]) {
+    assert_eq!(b.format, format, "{}", b.path);
+    assert_eq!(b.currency.as_deref(), currency, "{}", b.path);
+    assert_eq!(d(&b.total), d(total), "{}: total", b.path);
+    for (cat, got) in b.totals.pairs() {
+        let want = cats
+            .iter()
+            .find(|(c, _)| *c == cat)
+            .map_or(Decimal::ZERO, |(_, v)| d(v));
+        assert_eq!(d(got), want, "{}: {cat}", b.path);
+    }
+}
+
+/// The sum of one money column over every data row of a CSV whose cells
+/// hold no comma (what "summing every row" would give), by Python-free
+/// decimal addition in the test.
+fn sum_every_row(path: &std::path::Path, column: &str) -> Decimal {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = split(lines.next().unwrap());
+    let i = header.iter().position(|h| h == column).unwrap();
+    lines
+        .map(split)
+        .filter_map(|cells| cells.get(i).and_then(|c| c.parse::<Decimal>().ok()))
+        .sum()
+}
+
+/// A quoted CSV line split on `","` (the fixtures quote every cell and
+/// their descriptions hold no `","`).
+fn split(line: &str) -> Vec<String> {
+    let inner = line.strip_prefix('"').unwrap_or(line);
+    inner
+        .strip_suffix('"')
+        .unwrap_or(inner)
+        .split("\",\"")
+        .map(str::to_string)
+        .collect()
+}
+
+// ------------------------------------------------------------ AWS legacy
+
+/// Regression (issue 26): a Detailed Billing Report was refused on main with
+/// "no header row found" (exit 2). Its `RecordType` rows are now read as
+/// data: the 7 `LinkedLineItem` charges and the `Rounding` row are counted
+/// once; `InvoiceTotal` and both `AccountTotal` rows are set aside; the
+/// `StatementTotal` is checked against the items.
+#[test]
+fn aws_dbr_counts_each_charge_once_and_checks_the_statement_total() {
+    let path = fixture("providers/aws-dbr-consolidated-2015-03.csv");
+    let b = audit_one(&path);
+    // UnBlendedCost, lines 2-9:
+    //   compute   0.90 + 0.90 (p2.xlarge, 2 h) + 7.488 (t3.micro)   =  9.288
+    //   storage   10.00 (gp2 volume)
+    //   replica   2.00 (EBS snapshot)
+    //   bandwidth 4.50 (data transfer out)
+    //   other     18.00 (load balancer) + 0.002 (Rounding)          = 18.002
+    //   total     9.288 + 10 + 2 + 4.5 + 18.002                     = 43.790
+    expect(
+        &b,
+        "aws-dbr",
+        None,
+        "43.79",
+        &[
+            ("compute", "9.288"),
+            ("storage", "10.00"),
+            ("storage_replica", "2.00"),
+            ("bandwidth", "4.50"),
+            ("other", "18.002"),
+        ],
+    );
+    assert_eq!(b.line_items, 8);
+    // InvoiceTotal, 2 x AccountTotal, StatementTotal.
+    assert_eq!(b.skipped.summary, 4);
+    // The StatementTotal row states 43.79 = the items: no total-mismatch.
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("43.79")));
+    assert!(!codes(&b).contains(&"total-mismatch".to_string()));
+    // Summing every row would count the money several times:
+    // 43.79 (items) + 43.79 (InvoiceTotal) + 18.30 + 25.488 (AccountTotals)
+    // + 43.79 (StatementTotal) = 175.158.
+    assert_eq!(sum_every_row(&path, "UnBlendedCost"), d("175.158"));
+    // Blended costs are an allocation, never the amount: BlendedCost of
+    // lines 2-9 is 0.75 + 0.75 + 10 + 2 + 4.5 + 18 + 7.488 + 0.002 = 43.49.
+    assert_ne!(d(&b.total), d("43.49"));
+}
+
+/// The statement total is a checked figure: a DBR whose `StatementTotal`
+/// disagrees with its items fails with `total-mismatch`.
+#[test]
+fn aws_dbr_statement_total_that_disagrees_is_a_total_mismatch() {
+    let text = std::fs::read_to_string(fixture("providers/aws-dbr-consolidated-2015-03.csv"))
+        .unwrap()
+        // The StatementTotal row's UnBlendedCost: 43.79 -> 53.79.
+        .replace(
+            "\"43.49000000\",\"\",\"43.79000000\"",
+            "\"43.49000000\",\"\",\"53.79000000\"",
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dbr-2015-03.csv");
+    std::fs::write(&path, text).unwrap();
+    let b = audit_one(&path);
+    // The items are unchanged (43.79); 53.79 is stated.
+    assert_eq!(d(&b.total), d("43.79"));
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("53.79")));
+    assert!(
+        codes(&b).contains(&"total-mismatch".to_string()),
+        "{:?}",
+        b.findings
+    );
+    assert!(!b.passed);
+}
+
+/// A single-account DBR has `Cost` and `Rate` in place of the (un)blended
+/// pairs (awslabs/aws-detailed-billing-parser, parser.py) and `LineItem`
+/// rows: read the same way.
+#[test]
+fn aws_dbr_single_account_reads_cost() {
+    let csv = "\"InvoiceID\",\"PayerAccountId\",\"LinkedAccountId\",\"RecordType\",\"RecordId\",\"ProductName\",\"RateId\",\"SubscriptionId\",\"PricingPlanId\",\"UsageType\",\"Operation\",\"AvailabilityZone\",\"ReservedInstance\",\"ItemDescription\",\"UsageStartDate\",\"UsageEndDate\",\"UsageQuantity\",\"Rate\",\"Cost\"\n\
+\"1\",\"123456789012\",\"\",\"LineItem\",\"9001\",\"Amazon Elastic Compute Cloud\",\"1\",\"2\",\"3\",\"BoxUsage:g2.2xlarge\",\"RunInstances\",\"us-east-1a\",\"N\",\"$0.65 per On Demand Linux g2.2xlarge Instance Hour\",\"2015-03-01 00:00:00\",\"2015-03-01 01:00:00\",\"2\",\"0.65\",\"1.30\"\n\
+\"1\",\"123456789012\",\"\",\"LineItem\",\"9002\",\"Amazon Simple Storage Service\",\"4\",\"5\",\"6\",\"TimedStorage-ByteHrs\",\"StandardStorage\",\"\",\"N\",\"$0.030 per GB - first 1 TB / month of storage used\",\"2015-03-01 00:00:00\",\"2015-03-01 01:00:00\",\"10\",\"0.03\",\"0.30\"\n\
+\"1\",\"123456789012\",\"\",\"StatementTotal\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"Total statement amount for period 2015-03-01 00:00:00 - 2015-03-31 23:59:59\",\"\",\"\",\"\",\"\",\"1.60\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir
+        .path()
+        .join("123456789012-aws-billing-detailed-line-items-2015-03.csv");
+    std::fs::write(&path, csv).unwrap();
+    let b = audit_one(&path);
+    // 1.30 (GPU instance hours) + 0.30 (S3 storage) = 1.60, as stated.
+    expect(
+        &b,
+        "aws-dbr",
+        None,
+        "1.60",
+        &[("compute", "1.30"), ("storage", "0.30")],
+    );
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("1.60")));
+    assert_eq!(b.skipped.summary, 1);
+}
+
+/// The monthly report of a consolidated bill: the payer's `PayerLineItem`
+/// rows are the bill; each linked account's `LinkedLineItem` rows restate
+/// them per account, and the `AccountTotal`, `InvoiceTotal` rows restate
+/// the totals; `StatementTotal` is checked. `TotalCost` (= `CostBeforeTax`
+/// + `Credits` + `TaxAmount`) is the amount.
+#[test]
+fn aws_monthly_report_counts_the_payer_rows_once() {
+    let path = fixture("providers/aws-monthly-consolidated-2015-03.csv");
+    let b = audit_one(&path);
+    // TotalCost of the PayerLineItem rows (lines 2-5):
+    //   compute   105.20 - 5.00 (credit inside the row) = 100.20
+    //   storage   30.00; replica 6.00; bandwidth 13.50
+    //   total     100.20 + 30 + 6 + 13.50 = 149.70
+    // The linked rows agree: ml-research 58.12 + 20 + 6 + 9 = 93.12 and
+    // web-prod 42.08 + 10 + 4.50 = 56.58; 93.12 + 56.58 = 149.70.
+    expect(
+        &b,
+        "aws-monthly",
+        Some("USD"),
+        "149.70",
+        &[
+            ("compute", "100.20"),
+            ("storage", "30.00"),
+            ("storage_replica", "6.00"),
+            ("bandwidth", "13.50"),
+        ],
+    );
+    assert_eq!(b.line_items, 4);
+    // 7 LinkedLineItem + 2 AccountTotal + InvoiceTotal + StatementTotal.
+    assert_eq!(b.skipped.summary, 11);
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("149.70")));
+    assert!(!codes(&b).contains(&"total-mismatch".to_string()));
+    // Every row summed: 149.70 x 5 (payer, linked, account totals,
+    // invoice total, statement total) = 748.50.
+    assert_eq!(sum_every_row(&path, "TotalCost"), d("748.50"));
+}
