@@ -205,6 +205,19 @@ SPECS = {
     "fixtures/providers/aws-monthly-consolidated-2015-03.csv": csv_spec(
         "TotalCost", ["UsageType", "ItemDescription", "Operation", "ProductName"],
         records=RECORDS_MONTHLY, types=AWS_ROUNDING),
+    # DigitalOcean: the description is the resource's name; the product
+    # column says what each charge is (a Backups row names its Droplet).
+    "fixtures/providers/digitalocean-invoice-2025-10.csv": csv_spec(
+        "USD", ["description", "group_description", "product"],
+        types=[("product", {"Taxes": "tax", "Droplets": "compute", "Backups": "storage_replica",
+                            "Snapshots": "storage_replica", "Volumes": "storage",
+                            "Bandwidth": "bandwidth"})]),
+    # Linode: `total` = `amount` + `tax`.
+    "fixtures/providers/linode-invoice-items-2025-10.csv": csv_spec(
+        "total", ["label", "type"],
+        overrides={3: ("compute", "`Linode 8GB` is a Linode virtual machine plan"),
+                   7: ("bandwidth", "`Network Transfer Overage`: outbound data beyond the pool")}),
+    "fixtures/providers/vastai-charges-2025-11.csv": csv_spec("amount", ["description", "type"]),
     "fixtures/csv/alibaba-detail.csv": csv_spec("应付金额", ["产品", "计费项"], types=ALI_TYPE),
     "fixtures/csv/arithmetic-error.csv": csv_spec("Cost", ["Item"]),
     "fixtures/csv/clean-bill.csv": SIMPLE,

@@ -69,6 +69,18 @@ pub(super) const REFUSED: &[(&str, &str)] = &[
         "its `RecordType` column decides which rows are charges, totals or restatements; that table is not written in SQL yet",
     ),
     (
+        "digitalocean",
+        "no SQL mapping is written for this provider's invoice export yet (`$` amounts in a column named after the currency)",
+    ),
+    (
+        "linode",
+        "no SQL mapping is written for this provider's invoice export yet",
+    ),
+    (
+        "vastai",
+        "no SQL mapping is written for this provider's charge export yet",
+    ),
+    (
         "generic-csv",
         "the generic profile decides its columns from each file's header, stated totals and payment splits: there is no fixed column list to write SQL against",
     ),

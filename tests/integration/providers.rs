@@ -190,3 +190,78 @@ fn aws_monthly_report_counts_the_payer_rows_once() {
     // invoice total, statement total) = 748.50.
     assert_eq!(sum_every_row(&path, "TotalCost"), d("748.50"));
 }
+
+// ------------------------------------------------------- hosting clouds
+
+/// DigitalOcean's invoice CSV was refused on main ("no header row found":
+/// its amount column is named `USD`). The product column decides what a
+/// row is: the Backups row names its Droplet (`web-01 (s-2vcpu-4gb)`) and
+/// is a replica, not compute.
+#[test]
+fn digitalocean_invoice_csv_by_product() {
+    let b = audit_one(&fixture("providers/digitalocean-invoice-2025-10.csv"));
+    // compute   403.20 (H100 GPU Droplet, 120 h) + 24.00 (web-01)  = 427.20
+    // storage   50.00 (volume); replica 7.20 (snapshot) + 4.80 (backups) = 12.00
+    // bandwidth 1.20; other 12.00 (load balancer); tax 31.40
+    // subtotal  427.20 + 50 + 12 + 1.20 + 12 = 502.40;
+    //           tax 6.25% x 502.40 = 31.40; total 533.80
+    expect(
+        &b,
+        "digitalocean",
+        None,
+        "533.80",
+        &[
+            ("compute", "427.20"),
+            ("storage", "50.00"),
+            ("storage_replica", "12.00"),
+            ("bandwidth", "1.20"),
+            ("other", "12.00"),
+            ("tax", "31.40"),
+        ],
+    );
+    assert_eq!(b.line_items, 8);
+}
+
+/// Linode invoice items: `total` (after tax) is the amount, not `amount`
+/// (before it). On main the generic profile summed `amount` (263.25) and
+/// classified every row by its `type` (`hourly`) as `other`.
+#[test]
+fn linode_invoice_items_sum_the_total_after_tax() {
+    let b = audit_one(&fixture("providers/linode-invoice-items-2025-10.csv"));
+    // total: 180.00 (RTX6000 GPU) + 52.08 (Linode 8GB: 48.00 + 4.08 tax)
+    //        + 20.00 (volume) + 5.00 (backups) + 10.00 (NodeBalancer)
+    //        + 0.25 (transfer overage) = 267.33
+    // amount (before tax) would be 267.33 - 4.08 = 263.25.
+    expect(
+        &b,
+        "linode",
+        None,
+        "267.33",
+        &[
+            ("compute", "232.08"),
+            ("storage", "20.00"),
+            ("storage_replica", "5.00"),
+            ("bandwidth", "0.25"),
+            ("other", "10.00"),
+        ],
+    );
+    // (20.00 + 5.00) / 20.00 = 1.25 > 1.2.
+    assert!(codes(&b).contains(&"replica-redundancy".to_string()));
+}
+
+/// Vast.ai charges: quantity x rate = amount on every row, so no
+/// line-arithmetic finding; the instance id is the resource.
+#[test]
+fn vastai_charges_read_with_their_rate() {
+    let b = audit_one(&fixture("providers/vastai-charges-2025-11.csv"));
+    // compute 20 h x 0.40 = 8.000, 5.5 h x 1.20 = 6.600 -> 14.600
+    // storage 50 x 0.015 = 0.750, 100 x 0.015 = 1.500   ->  2.250
+    expect(
+        &b,
+        "vastai",
+        None,
+        "16.850",
+        &[("compute", "14.600"), ("storage", "2.250")],
+    );
+    assert!(codes(&b).is_empty(), "{:?}", b.findings);
+}

@@ -13,6 +13,8 @@ mod azure;
 mod china;
 mod focus;
 mod gcp;
+mod gpu_clouds;
+mod hosting;
 mod oci;
 
 use super::header::normalise_header;
@@ -143,6 +145,9 @@ pub const SPECS: &[&Spec] = &[
     &china::ALIBABA,
     &china::TENCENT,
     &china::HUAWEI,
+    &hosting::DIGITALOCEAN,
+    &hosting::LINODE,
+    &gpu_clouds::VASTAI,
     &focus::FOCUS,
 ];
 
@@ -195,6 +200,9 @@ mod tests {
                 "alibaba",
                 "tencent",
                 "huawei",
+                "digitalocean",
+                "linode",
+                "vastai",
                 "focus",
                 "generic-csv"
             ]
