@@ -218,6 +218,9 @@ SPECS = {
         overrides={3: ("compute", "`Linode 8GB` is a Linode virtual machine plan"),
                    7: ("bandwidth", "`Network Transfer Overage`: outbound data beyond the pool")}),
     "fixtures/providers/vastai-charges-2025-11.csv": csv_spec("amount", ["description", "type"]),
+    "fixtures/providers/vultr-invoice-items-2025-10.csv": csv_spec(
+        "total", ["description", "product"], types=[("unit_type", {"discount": "credit"})],
+        overrides={3: ("compute", "a `Cloud Compute` plan (2 vCPU, 4 GB): a virtual machine")}),
     "fixtures/csv/alibaba-detail.csv": csv_spec("应付金额", ["产品", "计费项"], types=ALI_TYPE),
     "fixtures/csv/arithmetic-error.csv": csv_spec("Cost", ["Item"]),
     "fixtures/csv/clean-bill.csv": SIMPLE,

@@ -77,6 +77,10 @@ pub(super) const REFUSED: &[(&str, &str)] = &[
         "no SQL mapping is written for this provider's invoice export yet",
     ),
     (
+        "vultr",
+        "no SQL mapping is written for this provider's invoice export yet",
+    ),
+    (
         "vastai",
         "no SQL mapping is written for this provider's charge export yet",
     ),

@@ -265,3 +265,49 @@ fn vastai_charges_read_with_their_rate() {
     );
     assert!(codes(&b).is_empty(), "{:?}", b.findings);
 }
+
+/// Vultr invoice items: `total` is the amount, a `discount` unit type is a
+/// credit. (The generic profile already read this layout to the same
+/// total; the profile names the format and keeps its columns fixed.)
+#[test]
+fn vultr_invoice_items_with_a_discount() {
+    let b = audit_one(&fixture("providers/vultr-invoice-items-2025-10.csv"));
+    // compute 300.00 (A100 half GPU, 240 h) + 20.00 (Cloud Compute)  = 320.00
+    // storage 10.00; replica 4.00 (backups); bandwidth 1.00; credit -25.00
+    // total   320 + 10 + 4 + 1 - 25 = 310.00
+    expect(
+        &b,
+        "vultr",
+        None,
+        "310.00",
+        &[
+            ("compute", "320.00"),
+            ("storage", "10.00"),
+            ("storage_replica", "4.00"),
+            ("bandwidth", "1.00"),
+            ("credit", "-25.00"),
+        ],
+    );
+}
+
+/// Every profile added here is recognised from its own fixture's header,
+/// and none of them takes a header of the formats that were there before.
+#[test]
+fn each_new_profile_recognises_only_its_own_header() {
+    for (file, profile) in [
+        ("providers/aws-dbr-consolidated-2015-03.csv", "aws-dbr"),
+        (
+            "providers/aws-monthly-consolidated-2015-03.csv",
+            "aws-monthly",
+        ),
+        ("providers/digitalocean-invoice-2025-10.csv", "digitalocean"),
+        ("providers/linode-invoice-items-2025-10.csv", "linode"),
+        ("providers/vultr-invoice-items-2025-10.csv", "vultr"),
+        ("providers/vastai-charges-2025-11.csv", "vastai"),
+        ("cloud/aws-cur2-2024-11.csv", "aws-cur2"),
+        ("cloud/alibaba-legacy-2024-11.csv", "alibaba"),
+        ("csv/clean-bill.csv", "generic-csv"),
+    ] {
+        assert_eq!(audit_one(&fixture(file)).format, profile, "{file}");
+    }
+}

@@ -120,3 +120,41 @@ pub const LINODE: Spec = Spec {
     ignored: &["amount", "tax", "unit_price"],
     ..Spec::EMPTY
 };
+
+/// Vultr invoice items (`GET /v2/billing/invoices/{invoice-id}/items`, as
+/// CSV). `unit_type` is `hours`, `overage` or `discount`; a discount item
+/// is a credit.
+pub const VULTR: Spec = Spec {
+    name: "vultr",
+    summary: "Vultr invoice items (`description, product, start_date, ..., unit_price, total`)",
+    cost_column: "total",
+    signature: &[
+        "start_date",
+        "end_date",
+        "units",
+        "unit_type",
+        "unit_price",
+        "total",
+        "product",
+    ],
+    signature_min: 5,
+    required: &[],
+    columns: &[
+        (Role::Description, &["description", "product"]),
+        (Role::Amount, &["total"]),
+        (Role::Quantity, &["units"]),
+        (Role::Start, &["start_date"]),
+        (Role::End, &["end_date"]),
+    ],
+    class_tiers: &[&["description"], &["product"]],
+    // Hourly prices stop at the plan's monthly price, so `units` x
+    // `unit_price` is not the total of a whole month: not read.
+    ignored: &["unit_price"],
+    markers: &[(
+        "unit_type",
+        &["discount"],
+        Category::Credit,
+        "vultr-unit-type",
+    )],
+    ..Spec::EMPTY
+};

@@ -147,6 +147,7 @@ pub const SPECS: &[&Spec] = &[
     &china::HUAWEI,
     &hosting::DIGITALOCEAN,
     &hosting::LINODE,
+    &hosting::VULTR,
     &gpu_clouds::VASTAI,
     &focus::FOCUS,
 ];
@@ -202,6 +203,7 @@ mod tests {
                 "huawei",
                 "digitalocean",
                 "linode",
+                "vultr",
                 "vastai",
                 "focus",
                 "generic-csv"
