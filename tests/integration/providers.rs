@@ -7,27 +7,10 @@
 
 use rust_decimal::Decimal;
 
+// `expect` checks the profile, the currency, the total and every category
+// (an unlisted category is 0), and that no line-arithmetic finding is made.
+use crate::cloud_fixtures::{d, expect};
 use crate::common::*;
-use billaudit::report::json::JsonBill;
-
-fn d(s: &str) -> Decimal {
-    s.parse().unwrap()
-}
-
-/// Checks the profile, the currency, the total and every category (an
-/// unlisted category is 0).
-fn expect(b: &JsonBill, format: &str, currency: Option<&str>, total: &str, cats: &[(&str, &str)]) {
-    assert_eq!(b.format, format, "{}", b.path);
-    assert_eq!(b.currency.as_deref(), currency, "{}", b.path);
-    assert_eq!(d(&b.total), d(total), "{}: total", b.path);
-    for (cat, got) in b.totals.pairs() {
-        let want = cats
-            .iter()
-            .find(|(c, _)| *c == cat)
-            .map_or(Decimal::ZERO, |(_, v)| d(v));
-        assert_eq!(d(got), want, "{}: {cat}", b.path);
-    }
-}
 
 /// The sum of one money column over every data row of a CSV whose cells
 /// hold no comma (what "summing every row" would give), by Python-free

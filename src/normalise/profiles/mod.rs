@@ -397,6 +397,44 @@ mod tests {
     }
 
     #[test]
+    fn record_type_tables_say_which_rows_count() {
+        use crate::normalise::profile::RecordKind::{Item, Restated, Total};
+        let kinds = |name: &str| by_name(name).unwrap().record_types.unwrap();
+        let dbr = kinds("aws-dbr");
+        assert_eq!(dbr.column, "recordtype");
+        for (cell, kind) in [
+            ("LineItem", Item),
+            (" linkedlineitem ", Item),
+            ("Rounding", Item),
+            ("StatementTotal", Total),
+            ("InvoiceTotal", Restated),
+            ("AccountTotal", Restated),
+            // A value the table does not list is money the bill shows.
+            ("SomethingNew", Item),
+        ] {
+            assert_eq!(dbr.kind(cell), kind, "aws-dbr {cell}");
+        }
+        let monthly = kinds("aws-monthly");
+        for (cell, kind) in [
+            ("PayerLineItem", Item),
+            ("LinkedLineItem", Restated),
+            ("StatementTotal", Total),
+            ("EstimatedDisclaimer", Restated),
+        ] {
+            assert_eq!(monthly.kind(cell), kind, "aws-monthly {cell}");
+        }
+        // Only the AWS legacy reports have one.
+        for p in builtin() {
+            assert_eq!(
+                p.record_types.is_some(),
+                p.name.starts_with("aws-dbr") || p.name == "aws-monthly",
+                "{}",
+                p.name
+            );
+        }
+    }
+
+    #[test]
     fn every_specific_profile_has_a_signature_and_a_cost_column() {
         for p in builtin().iter().filter(|p| p.name != "generic-csv") {
             assert!(!p.signature.is_empty(), "{}", p.name);
