@@ -163,6 +163,15 @@ FOCUS_SERVICE_KINDS = {
     17: ("bandwidth", "Networking / Network Connectivity: network transport charges"),
 }
 
+# AWS legacy reports (docs/formats.md "aws-dbr", "aws-monthly"): the record
+# types that are charges. Every other row is a total or a restatement:
+# DBR `InvoiceTotal`/`AccountTotal`/`StatementTotal`; in the monthly report
+# also `LinkedLineItem` (each linked account's rows restate the payer's).
+# `Rounding` is money on the invoice: an item, `other`.
+RECORDS_DBR = ("RecordType", {"LineItem", "LinkedLineItem", "Rounding"})
+RECORDS_MONTHLY = ("RecordType", {"PayerLineItem", "Rounding"})
+AWS_ROUNDING = [("RecordType", {"Rounding": "other"})]
+
 SIMPLE = csv_spec("Amount", ["Description"])
 GPU_USD = csv_spec("Amount (USD)", ["Description"])
 GPU_CNY = csv_spec("Amount (CNY)", ["Description"])
@@ -189,6 +198,29 @@ SPECS = {
         overrides=FOCUS_SERVICE_KINDS),
     "fixtures/cloud/tencent-2024-11.zip": csv_spec("优惠后总价", ["产品名称", "组件名称"], types=TENCENT_TYPE,
                                                    member="tencent-2024-11.csv"),
+    # fixtures/providers: one bill per provider, in its real column set.
+    "fixtures/providers/aws-dbr-consolidated-2015-03.csv": csv_spec(
+        "UnBlendedCost", ["UsageType", "ItemDescription", "Operation", "ProductName"],
+        records=RECORDS_DBR, types=AWS_ROUNDING),
+    "fixtures/providers/aws-monthly-consolidated-2015-03.csv": csv_spec(
+        "TotalCost", ["UsageType", "ItemDescription", "Operation", "ProductName"],
+        records=RECORDS_MONTHLY, types=AWS_ROUNDING),
+    # DigitalOcean: the description is the resource's name; the product
+    # column says what each charge is (a Backups row names its Droplet).
+    "fixtures/providers/digitalocean-invoice-2025-10.csv": csv_spec(
+        "USD", ["description", "group_description", "product"],
+        types=[("product", {"Taxes": "tax", "Droplets": "compute", "Backups": "storage_replica",
+                            "Snapshots": "storage_replica", "Volumes": "storage",
+                            "Bandwidth": "bandwidth"})]),
+    # Linode: `total` = `amount` + `tax`.
+    "fixtures/providers/linode-invoice-items-2025-10.csv": csv_spec(
+        "total", ["label", "type"],
+        overrides={3: ("compute", "`Linode 8GB` is a Linode virtual machine plan"),
+                   7: ("bandwidth", "`Network Transfer Overage`: outbound data beyond the pool")}),
+    "fixtures/providers/vastai-charges-2025-11.csv": csv_spec("amount", ["description", "type"]),
+    "fixtures/providers/vultr-invoice-items-2025-10.csv": csv_spec(
+        "total", ["description", "product"], types=[("unit_type", {"discount": "credit"})],
+        overrides={3: ("compute", "a `Cloud Compute` plan (2 vCPU, 4 GB): a virtual machine")}),
     "fixtures/csv/alibaba-detail.csv": csv_spec("应付金额", ["产品", "计费项"], types=ALI_TYPE),
     "fixtures/csv/arithmetic-error.csv": csv_spec("Cost", ["Item"]),
     "fixtures/csv/clean-bill.csv": SIMPLE,
@@ -383,6 +415,13 @@ def read_csv_rows(rel, spec):
             if not any(c.strip() for c in cells):
                 rows.append({"line": i, "part": pi, "skip": "blank"})
                 continue
+            if "records" in spec:
+                # A record-type column (AWS DBR / monthly report `RecordType`):
+                # only the rows it calls items are summed (see RECORDS_*).
+                col, counted = spec["records"]
+                if row.get(col, "").strip() not in counted:
+                    rows.append({"line": i, "part": pi, "skip": "summary", "text": line})
+                    continue
             kind = summary_kind(row, spec)
             if kind in ("subtotal", "total"):
                 rows.append({"line": i, "part": pi, "skip": "summary", "text": line})

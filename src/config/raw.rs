@@ -292,6 +292,7 @@ impl RawProfile {
             costs: Vec::new(),
             credit_list: None,
             tag_prefixes: Vec::new(),
+            record_types: None,
             display,
             date_formats,
             date_order,

@@ -274,6 +274,28 @@ impl RowNormaliser<'_> {
         })
     }
 
+    /// The outcome of a row that its record-type cell ([`profile::RecordKind`])
+    /// keeps out of the items: a stated total, or a restating row (a
+    /// `summary` skip). `None` for an item.
+    fn by_record_type(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+    ) -> Result<Option<RowOutcome>, Box<Finding>> {
+        Ok(match self.map.record_kind(rec) {
+            profile::RecordKind::Item => None,
+            profile::RecordKind::Restated => Some(RowOutcome::Skip(SkipReason::Summary, None)),
+            profile::RecordKind::Total => Some(match self.number(line, rec, Role::Amount)? {
+                Some(amount) => RowOutcome::Stated {
+                    kind: SummaryKind::Total,
+                    amount,
+                    currency: self.row_currency(line, rec)?,
+                },
+                None => RowOutcome::Skip(SkipReason::Summary, None),
+            }),
+        })
+    }
+
     #[allow(clippy::vec_box)]
     fn row_inner(
         &self,
@@ -282,6 +304,9 @@ impl RowNormaliser<'_> {
         spare: &mut Vec<Box<LineItem>>,
     ) -> Result<RowOutcome, Box<Finding>> {
         let amount_col = self.map.get(Role::Amount).unwrap_or(0);
+        if let Some(outcome) = self.by_record_type(line, rec)? {
+            return Ok(outcome);
+        }
         let mut item = spare.pop().unwrap_or_else(|| {
             Box::new(LineItem::with_class_text(
                 0,

@@ -114,6 +114,43 @@ impl Marker {
     }
 }
 
+/// What a record-type column says a row is (the AWS Detailed Billing
+/// Report's `RecordType`: `LinkedLineItem`, `StatementTotal`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    /// A charge: a line item.
+    Item,
+    /// The figure the bill states for all its items (`StatementTotal`):
+    /// checked against them (`total-mismatch`), never summed.
+    Total,
+    /// A row that restates rows counted elsewhere in the file (a per-account
+    /// or per-invoice total, a payer's aggregate of itemised rows): a counted
+    /// `summary` skip, never summed.
+    Restated,
+}
+
+/// A profile's record-type column and what each of its values makes a row.
+/// A value not listed is an item (it is money the bill shows).
+#[derive(Debug, Clone, Default)]
+pub struct RecordTypes {
+    /// Normalised header name.
+    pub column: String,
+    /// Lowercase values and their kind.
+    pub kinds: Vec<(String, RecordKind)>,
+}
+
+impl RecordTypes {
+    /// The kind of a row whose record-type cell is `cell` (compared
+    /// ASCII-case-insensitively, trimmed).
+    pub fn kind(&self, cell: &str) -> RecordKind {
+        let t = cell.trim();
+        self.kinds
+            .iter()
+            .find(|(v, _)| v.eq_ignore_ascii_case(t))
+            .map_or(RecordKind::Item, |(_, k)| *k)
+    }
+}
+
 /// Which cost a profile reads as the amount (`--cost`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CostBasis {
@@ -176,6 +213,9 @@ pub struct Profile {
     pub credit_list: Option<String>,
     /// Header prefixes of tag columns (`标签键:`): never mapped to a role.
     pub tag_prefixes: Vec<String>,
+    /// A record-type column whose values say which rows are items, which
+    /// the stated total, and which restate others (AWS DBR `RecordType`).
+    pub record_types: Option<RecordTypes>,
     /// Column names as the format spells them, for messages.
     pub display: Vec<String>,
     /// chrono formats tried on date cells before the built-in ones (a user
@@ -233,6 +273,7 @@ pub fn generic() -> Profile {
         costs: Vec::new(),
         credit_list: None,
         tag_prefixes: Vec::new(),
+        record_types: None,
         display: Vec::new(),
         date_formats: Vec::new(),
         date_order: None,
@@ -264,6 +305,8 @@ pub struct ColumnMap {
     /// OCI `lineItem/referenceNo`, `交易ID`): left out of a row's
     /// fingerprint, which `duplicate-line` compares.
     pub row_ids: Vec<usize>,
+    /// The record-type column and its table, when the profile has one.
+    pub record_type: Option<(usize, RecordTypes)>,
 }
 
 /// Headers (lowercase, normalised) of columns that give each row its own id.
@@ -323,6 +366,19 @@ impl RoleMap {
 impl ColumnMap {
     pub fn get(&self, role: Role) -> Option<usize> {
         self.roles.get(&role).copied()
+    }
+
+    /// What a row is by its record-type cell ([`RecordTypes`]); an item when
+    /// the profile has no record-type column or the cell is not UTF-8 (the
+    /// row's other cells then report that).
+    pub fn record_kind(&self, rec: &::csv::ByteRecord) -> RecordKind {
+        match &self.record_type {
+            Some((i, types)) => rec
+                .get(*i)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .map_or(RecordKind::Item, |t| types.kind(t)),
+            None => RecordKind::Item,
+        }
     }
 
     /// What the report says about a file without a currency column: the
@@ -535,6 +591,10 @@ pub fn map_header(
         map.credit_list = find(c);
     }
     map.row_ids = row_id_columns(&map.names);
+    map.record_type = profile
+        .record_types
+        .as_ref()
+        .and_then(|r| find(&r.column).map(|i| (i, r.clone())));
     Some(Ok(map))
 }
 

@@ -61,6 +61,30 @@ pub(super) const REFUSED: &[(&str, &str)] = &[
         "Huawei exports are split into parts and need billaudit's number reader and date-range cells",
     ),
     (
+        "aws-dbr",
+        "its `RecordType` column decides which rows are charges, totals or restatements; that table is not written in SQL yet",
+    ),
+    (
+        "aws-monthly",
+        "its `RecordType` column decides which rows are charges, totals or restatements; that table is not written in SQL yet",
+    ),
+    (
+        "digitalocean",
+        "no SQL mapping is written for this provider's invoice export yet (`$` amounts in a column named after the currency)",
+    ),
+    (
+        "linode",
+        "no SQL mapping is written for this provider's invoice export yet",
+    ),
+    (
+        "vultr",
+        "no SQL mapping is written for this provider's invoice export yet",
+    ),
+    (
+        "vastai",
+        "no SQL mapping is written for this provider's charge export yet",
+    ),
+    (
         "generic-csv",
         "the generic profile decides its columns from each file's header, stated totals and payment splits: there is no fixed column list to write SQL against",
     ),

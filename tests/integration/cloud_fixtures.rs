@@ -8,12 +8,18 @@ use rust_decimal::Decimal;
 use crate::common::*;
 use billaudit::report::json::JsonBill;
 
-fn d(s: &str) -> Decimal {
+pub(crate) fn d(s: &str) -> Decimal {
     s.parse().unwrap()
 }
 
 /// Checks the profile, currency, total and every category (unlisted = 0).
-fn expect(b: &JsonBill, format: &str, currency: Option<&str>, total: &str, cats: &[(&str, &str)]) {
+pub(crate) fn expect(
+    b: &JsonBill,
+    format: &str,
+    currency: Option<&str>,
+    total: &str,
+    cats: &[(&str, &str)],
+) {
     assert_eq!(b.format, format, "{}", b.path);
     assert_eq!(b.currency.as_deref(), currency, "{}", b.path);
     assert_eq!(d(&b.total), d(total), "{}: total", b.path);

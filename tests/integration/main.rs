@@ -26,6 +26,7 @@ mod parquet;
 mod parts;
 mod pdf_invoices;
 mod props;
+mod providers;
 mod real_data;
 mod real_files;
 mod reconcile;

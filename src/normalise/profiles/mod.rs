@@ -8,15 +8,18 @@
 //! `chargeType` columns), and the generic profile comes last.
 
 mod aws;
+mod aws_legacy;
 mod azure;
 mod china;
 mod focus;
 mod gcp;
+mod gpu_clouds;
+mod hosting;
 mod oci;
 
 use super::header::normalise_header;
 use super::number::DecimalMark;
-use super::profile::{CostBasis, Marker, Profile, Role, generic};
+use super::profile::{CostBasis, Marker, Profile, RecordKind, RecordTypes, Role, generic};
 use crate::model::Category;
 
 /// A profile written as static data.
@@ -48,7 +51,16 @@ pub struct Spec {
     pub credit_list: Option<&'static str>,
     pub tag_prefixes: &'static [&'static str],
     pub decimal_mark: Option<DecimalMark>,
+    /// `(column, [(values, kind)])`: a record-type column whose values say
+    /// which rows are items, the stated total, or restatements.
+    pub record_types: Option<RecordTypeTable>,
 }
+
+/// A record-type column and what its values make a row.
+pub type RecordTypeTable = (
+    &'static str,
+    &'static [(&'static [&'static str], RecordKind)],
+);
 
 impl Spec {
     /// An empty table, for `..Spec::EMPTY` in the tables.
@@ -67,6 +79,7 @@ impl Spec {
         credit_list: None,
         tag_prefixes: &[],
         decimal_mark: None,
+        record_types: None,
     };
 
     pub fn to_profile(&self) -> Profile {
@@ -105,6 +118,13 @@ impl Spec {
             costs: self.costs.iter().map(|(b, c)| (*b, n(c))).collect(),
             credit_list: self.credit_list.map(n),
             tag_prefixes: ns(self.tag_prefixes),
+            record_types: self.record_types.map(|(column, kinds)| RecordTypes {
+                column: n(column),
+                kinds: kinds
+                    .iter()
+                    .flat_map(|(values, kind)| values.iter().map(|v| (v.to_lowercase(), *kind)))
+                    .collect(),
+            }),
             display,
             date_formats: Vec::new(),
             date_order: None,
@@ -117,12 +137,18 @@ impl Spec {
 pub const SPECS: &[&Spec] = &[
     &aws::CUR_LEGACY,
     &aws::CUR2,
+    &aws_legacy::DBR,
+    &aws_legacy::MONTHLY,
     &azure::AZURE,
     &gcp::GCP,
     &oci::OCI,
     &china::ALIBABA,
     &china::TENCENT,
     &china::HUAWEI,
+    &hosting::DIGITALOCEAN,
+    &hosting::LINODE,
+    &hosting::VULTR,
+    &gpu_clouds::VASTAI,
     &focus::FOCUS,
 ];
 
@@ -167,12 +193,18 @@ mod tests {
             [
                 "aws-cur",
                 "aws-cur2",
+                "aws-dbr",
+                "aws-monthly",
                 "azure",
                 "gcp",
                 "oci",
                 "alibaba",
                 "tencent",
                 "huawei",
+                "digitalocean",
+                "linode",
+                "vultr",
+                "vastai",
                 "focus",
                 "generic-csv"
             ]
@@ -360,6 +392,44 @@ mod tests {
             assert!(
                 map_header(&p, &h, &o, CostBasis::Billed, false).is_none(),
                 "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn record_type_tables_say_which_rows_count() {
+        use crate::normalise::profile::RecordKind::{Item, Restated, Total};
+        let kinds = |name: &str| by_name(name).unwrap().record_types.unwrap();
+        let dbr = kinds("aws-dbr");
+        assert_eq!(dbr.column, "recordtype");
+        for (cell, kind) in [
+            ("LineItem", Item),
+            (" linkedlineitem ", Item),
+            ("Rounding", Item),
+            ("StatementTotal", Total),
+            ("InvoiceTotal", Restated),
+            ("AccountTotal", Restated),
+            // A value the table does not list is money the bill shows.
+            ("SomethingNew", Item),
+        ] {
+            assert_eq!(dbr.kind(cell), kind, "aws-dbr {cell}");
+        }
+        let monthly = kinds("aws-monthly");
+        for (cell, kind) in [
+            ("PayerLineItem", Item),
+            ("LinkedLineItem", Restated),
+            ("StatementTotal", Total),
+            ("EstimatedDisclaimer", Restated),
+        ] {
+            assert_eq!(monthly.kind(cell), kind, "aws-monthly {cell}");
+        }
+        // Only the AWS legacy reports have one.
+        for p in builtin() {
+            assert_eq!(
+                p.record_types.is_some(),
+                p.name.starts_with("aws-dbr") || p.name == "aws-monthly",
+                "{}",
+                p.name
             );
         }
     }

@@ -1,0 +1,296 @@
+//! Provider profiles added for issue 26 item 2 (`src/normalise/profiles/`):
+//! each fixture in `fixtures/providers/` is written in the provider's real
+//! column set (sources in docs/formats.md), and every figure below is hand
+//! arithmetic on its rows, written beside it. (The `.expect.toml` beside
+//! each fixture is checked again by scripts/oracle_fixtures.py, Python
+//! `decimal`.)
+
+use rust_decimal::Decimal;
+
+// `expect` checks the profile, the currency, the total and every category
+// (an unlisted category is 0), and that no line-arithmetic finding is made.
+use crate::cloud_fixtures::{d, expect};
+use crate::common::*;
+
+/// The sum of one money column over every data row of a CSV whose cells
+/// hold no comma (what "summing every row" would give), by Python-free
+/// decimal addition in the test.
+fn sum_every_row(path: &std::path::Path, column: &str) -> Decimal {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = split(lines.next().unwrap());
+    let i = header.iter().position(|h| h == column).unwrap();
+    lines
+        .map(split)
+        .filter_map(|cells| cells.get(i).and_then(|c| c.parse::<Decimal>().ok()))
+        .sum()
+}
+
+/// A quoted CSV line split on `","` (the fixtures quote every cell and
+/// their descriptions hold no `","`).
+fn split(line: &str) -> Vec<String> {
+    let inner = line.strip_prefix('"').unwrap_or(line);
+    inner
+        .strip_suffix('"')
+        .unwrap_or(inner)
+        .split("\",\"")
+        .map(str::to_string)
+        .collect()
+}
+
+// ------------------------------------------------------------ AWS legacy
+
+/// Regression (issue 26): a Detailed Billing Report was refused on main with
+/// "no header row found" (exit 2). Its `RecordType` rows are now read as
+/// data: the 7 `LinkedLineItem` charges and the `Rounding` row are counted
+/// once; `InvoiceTotal` and both `AccountTotal` rows are set aside; the
+/// `StatementTotal` is checked against the items.
+#[test]
+fn aws_dbr_counts_each_charge_once_and_checks_the_statement_total() {
+    let path = fixture("providers/aws-dbr-consolidated-2015-03.csv");
+    let b = audit_one(&path);
+    // UnBlendedCost, lines 2-9:
+    //   compute   0.90 + 0.90 (p2.xlarge, 2 h) + 7.488 (t3.micro)   =  9.288
+    //   storage   10.00 (gp2 volume)
+    //   replica   2.00 (EBS snapshot)
+    //   bandwidth 4.50 (data transfer out)
+    //   other     18.00 (load balancer) + 0.002 (Rounding)          = 18.002
+    //   total     9.288 + 10 + 2 + 4.5 + 18.002                     = 43.790
+    expect(
+        &b,
+        "aws-dbr",
+        None,
+        "43.79",
+        &[
+            ("compute", "9.288"),
+            ("storage", "10.00"),
+            ("storage_replica", "2.00"),
+            ("bandwidth", "4.50"),
+            ("other", "18.002"),
+        ],
+    );
+    assert_eq!(b.line_items, 8);
+    // InvoiceTotal, 2 x AccountTotal, StatementTotal.
+    assert_eq!(b.skipped.summary, 4);
+    // The StatementTotal row states 43.79 = the items: no total-mismatch.
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("43.79")));
+    assert!(!codes(&b).contains(&"total-mismatch".to_string()));
+    // Summing every row would count the money several times:
+    // 43.79 (items) + 43.79 (InvoiceTotal) + 18.30 + 25.488 (AccountTotals)
+    // + 43.79 (StatementTotal) = 175.158.
+    assert_eq!(sum_every_row(&path, "UnBlendedCost"), d("175.158"));
+    // Blended costs are an allocation, never the amount: BlendedCost of
+    // lines 2-9 is 0.75 + 0.75 + 10 + 2 + 4.5 + 18 + 7.488 + 0.002 = 43.49.
+    assert_ne!(d(&b.total), d("43.49"));
+}
+
+/// The statement total is a checked figure: a DBR whose `StatementTotal`
+/// disagrees with its items fails with `total-mismatch`.
+#[test]
+fn aws_dbr_statement_total_that_disagrees_is_a_total_mismatch() {
+    let text = std::fs::read_to_string(fixture("providers/aws-dbr-consolidated-2015-03.csv"))
+        .unwrap()
+        // The StatementTotal row's UnBlendedCost: 43.79 -> 53.79.
+        .replace(
+            "\"43.49000000\",\"\",\"43.79000000\"",
+            "\"43.49000000\",\"\",\"53.79000000\"",
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dbr-2015-03.csv");
+    std::fs::write(&path, text).unwrap();
+    let b = audit_one(&path);
+    // The items are unchanged (43.79); 53.79 is stated.
+    assert_eq!(d(&b.total), d("43.79"));
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("53.79")));
+    assert!(
+        codes(&b).contains(&"total-mismatch".to_string()),
+        "{:?}",
+        b.findings
+    );
+    assert!(!b.passed);
+}
+
+/// A single-account DBR has `Cost` and `Rate` in place of the (un)blended
+/// pairs (awslabs/aws-detailed-billing-parser, parser.py) and `LineItem`
+/// rows: read the same way.
+#[test]
+fn aws_dbr_single_account_reads_cost() {
+    let csv = "\"InvoiceID\",\"PayerAccountId\",\"LinkedAccountId\",\"RecordType\",\"RecordId\",\"ProductName\",\"RateId\",\"SubscriptionId\",\"PricingPlanId\",\"UsageType\",\"Operation\",\"AvailabilityZone\",\"ReservedInstance\",\"ItemDescription\",\"UsageStartDate\",\"UsageEndDate\",\"UsageQuantity\",\"Rate\",\"Cost\"\n\
+\"1\",\"123456789012\",\"\",\"LineItem\",\"9001\",\"Amazon Elastic Compute Cloud\",\"1\",\"2\",\"3\",\"BoxUsage:g2.2xlarge\",\"RunInstances\",\"us-east-1a\",\"N\",\"$0.65 per On Demand Linux g2.2xlarge Instance Hour\",\"2015-03-01 00:00:00\",\"2015-03-01 01:00:00\",\"2\",\"0.65\",\"1.30\"\n\
+\"1\",\"123456789012\",\"\",\"LineItem\",\"9002\",\"Amazon Simple Storage Service\",\"4\",\"5\",\"6\",\"TimedStorage-ByteHrs\",\"StandardStorage\",\"\",\"N\",\"$0.030 per GB - first 1 TB / month of storage used\",\"2015-03-01 00:00:00\",\"2015-03-01 01:00:00\",\"10\",\"0.03\",\"0.30\"\n\
+\"1\",\"123456789012\",\"\",\"StatementTotal\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"Total statement amount for period 2015-03-01 00:00:00 - 2015-03-31 23:59:59\",\"\",\"\",\"\",\"\",\"1.60\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir
+        .path()
+        .join("123456789012-aws-billing-detailed-line-items-2015-03.csv");
+    std::fs::write(&path, csv).unwrap();
+    let b = audit_one(&path);
+    // 1.30 (GPU instance hours) + 0.30 (S3 storage) = 1.60, as stated.
+    expect(
+        &b,
+        "aws-dbr",
+        None,
+        "1.60",
+        &[("compute", "1.30"), ("storage", "0.30")],
+    );
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("1.60")));
+    assert_eq!(b.skipped.summary, 1);
+}
+
+/// The monthly report of a consolidated bill: the payer's `PayerLineItem`
+/// rows are the bill; each linked account's `LinkedLineItem` rows restate
+/// them per account, and the `AccountTotal`, `InvoiceTotal` rows restate
+/// the totals; `StatementTotal` is checked. `TotalCost` (= `CostBeforeTax`
+/// + `Credits` + `TaxAmount`) is the amount.
+#[test]
+fn aws_monthly_report_counts_the_payer_rows_once() {
+    let path = fixture("providers/aws-monthly-consolidated-2015-03.csv");
+    let b = audit_one(&path);
+    // TotalCost of the PayerLineItem rows (lines 2-5):
+    //   compute   105.20 - 5.00 (credit inside the row) = 100.20
+    //   storage   30.00; replica 6.00; bandwidth 13.50
+    //   total     100.20 + 30 + 6 + 13.50 = 149.70
+    // The linked rows agree: ml-research 58.12 + 20 + 6 + 9 = 93.12 and
+    // web-prod 42.08 + 10 + 4.50 = 56.58; 93.12 + 56.58 = 149.70.
+    expect(
+        &b,
+        "aws-monthly",
+        Some("USD"),
+        "149.70",
+        &[
+            ("compute", "100.20"),
+            ("storage", "30.00"),
+            ("storage_replica", "6.00"),
+            ("bandwidth", "13.50"),
+        ],
+    );
+    assert_eq!(b.line_items, 4);
+    // 7 LinkedLineItem + 2 AccountTotal + InvoiceTotal + StatementTotal.
+    assert_eq!(b.skipped.summary, 11);
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("149.70")));
+    assert!(!codes(&b).contains(&"total-mismatch".to_string()));
+    // Every row summed: 149.70 x 5 (payer, linked, account totals,
+    // invoice total, statement total) = 748.50.
+    assert_eq!(sum_every_row(&path, "TotalCost"), d("748.50"));
+}
+
+// ------------------------------------------------------- hosting clouds
+
+/// DigitalOcean's invoice CSV was refused on main ("no header row found":
+/// its amount column is named `USD`). The product column decides what a
+/// row is: the Backups row names its Droplet (`web-01 (s-2vcpu-4gb)`) and
+/// is a replica, not compute.
+#[test]
+fn digitalocean_invoice_csv_by_product() {
+    let b = audit_one(&fixture("providers/digitalocean-invoice-2025-10.csv"));
+    // compute   403.20 (H100 GPU Droplet, 120 h) + 24.00 (web-01)  = 427.20
+    // storage   50.00 (volume); replica 7.20 (snapshot) + 4.80 (backups) = 12.00
+    // bandwidth 1.20; other 12.00 (load balancer); tax 31.40
+    // subtotal  427.20 + 50 + 12 + 1.20 + 12 = 502.40;
+    //           tax 6.25% x 502.40 = 31.40; total 533.80
+    expect(
+        &b,
+        "digitalocean",
+        None,
+        "533.80",
+        &[
+            ("compute", "427.20"),
+            ("storage", "50.00"),
+            ("storage_replica", "12.00"),
+            ("bandwidth", "1.20"),
+            ("other", "12.00"),
+            ("tax", "31.40"),
+        ],
+    );
+    assert_eq!(b.line_items, 8);
+}
+
+/// Linode invoice items: `total` (after tax) is the amount, not `amount`
+/// (before it). On main the generic profile summed `amount` (263.25) and
+/// classified every row by its `type` (`hourly`) as `other`.
+#[test]
+fn linode_invoice_items_sum_the_total_after_tax() {
+    let b = audit_one(&fixture("providers/linode-invoice-items-2025-10.csv"));
+    // total: 180.00 (RTX6000 GPU) + 52.08 (Linode 8GB: 48.00 + 4.08 tax)
+    //        + 20.00 (volume) + 5.00 (backups) + 10.00 (NodeBalancer)
+    //        + 0.25 (transfer overage) = 267.33
+    // amount (before tax) would be 267.33 - 4.08 = 263.25.
+    expect(
+        &b,
+        "linode",
+        None,
+        "267.33",
+        &[
+            ("compute", "232.08"),
+            ("storage", "20.00"),
+            ("storage_replica", "5.00"),
+            ("bandwidth", "0.25"),
+            ("other", "10.00"),
+        ],
+    );
+    // (20.00 + 5.00) / 20.00 = 1.25 > 1.2.
+    assert!(codes(&b).contains(&"replica-redundancy".to_string()));
+}
+
+/// Vast.ai charges: quantity x rate = amount on every row, so no
+/// line-arithmetic finding; the instance id is the resource.
+#[test]
+fn vastai_charges_read_with_their_rate() {
+    let b = audit_one(&fixture("providers/vastai-charges-2025-11.csv"));
+    // compute 20 h x 0.40 = 8.000, 5.5 h x 1.20 = 6.600 -> 14.600
+    // storage 50 x 0.015 = 0.750, 100 x 0.015 = 1.500   ->  2.250
+    expect(
+        &b,
+        "vastai",
+        None,
+        "16.850",
+        &[("compute", "14.600"), ("storage", "2.250")],
+    );
+    assert!(codes(&b).is_empty(), "{:?}", b.findings);
+}
+
+/// Vultr invoice items: `total` is the amount, a `discount` unit type is a
+/// credit. (The generic profile already read this layout to the same
+/// total; the profile names the format and keeps its columns fixed.)
+#[test]
+fn vultr_invoice_items_with_a_discount() {
+    let b = audit_one(&fixture("providers/vultr-invoice-items-2025-10.csv"));
+    // compute 300.00 (A100 half GPU, 240 h) + 20.00 (Cloud Compute)  = 320.00
+    // storage 10.00; replica 4.00 (backups); bandwidth 1.00; credit -25.00
+    // total   320 + 10 + 4 + 1 - 25 = 310.00
+    expect(
+        &b,
+        "vultr",
+        None,
+        "310.00",
+        &[
+            ("compute", "320.00"),
+            ("storage", "10.00"),
+            ("storage_replica", "4.00"),
+            ("bandwidth", "1.00"),
+            ("credit", "-25.00"),
+        ],
+    );
+}
+
+/// Every profile added here is recognised from its own fixture's header,
+/// and none of them takes a header of the formats that were there before.
+#[test]
+fn each_new_profile_recognises_only_its_own_header() {
+    for (file, profile) in [
+        ("providers/aws-dbr-consolidated-2015-03.csv", "aws-dbr"),
+        (
+            "providers/aws-monthly-consolidated-2015-03.csv",
+            "aws-monthly",
+        ),
+        ("providers/digitalocean-invoice-2025-10.csv", "digitalocean"),
+        ("providers/linode-invoice-items-2025-10.csv", "linode"),
+        ("providers/vultr-invoice-items-2025-10.csv", "vultr"),
+        ("providers/vastai-charges-2025-11.csv", "vastai"),
+        ("cloud/aws-cur2-2024-11.csv", "aws-cur2"),
+        ("cloud/alibaba-legacy-2024-11.csv", "alibaba"),
+        ("csv/clean-bill.csv", "generic-csv"),
+    ] {
+        assert_eq!(audit_one(&fixture(file)).format, profile, "{file}");
+    }
+}
