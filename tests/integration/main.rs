@@ -20,6 +20,7 @@ mod headers;
 mod hostile;
 mod html;
 mod invoice_corpus;
+mod invoice_shapes;
 mod oracles;
 mod parallel;
 mod parquet;

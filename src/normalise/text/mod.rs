@@ -219,8 +219,14 @@ impl TextItem {
         item.unit = self.unit.clone();
         item.unit_price = self.unit_price;
         item.currency = money_currency(&self.amount, header_currency);
-        item.start = self.start.or(inv.period.map(|p| p.0));
-        item.end = self.end.or(inv.period.map(|p| p.1));
+        // A line's own date or period first; else the invoice's billing
+        // period; else its date (`Invoice date: 2025-11-30`), as a CSV row
+        // with one date column.
+        (item.start, item.end) = match (self.start, inv.period, inv.date) {
+            (Some(s), _, _) => (Some(s), self.end),
+            (None, Some((s, e)), _) => (Some(s), Some(e)),
+            (None, None, date) => (date, None),
+        };
         item
     }
 }
