@@ -118,3 +118,47 @@ fn restating_sub_lines_after_a_continuation_line_are_not_counted_again() {
         ]
     );
 }
+
+/// `Item purchase $80.80`: the amount after a single space is the line's
+/// only money and carries `$`. 80.80 + 20.20 = 101.00, the stated total (on
+/// main: the line is unparsed and the total 20.20).
+#[test]
+fn an_amount_after_a_single_space_is_read() {
+    let (r, out) = audit_json(&[&shape("amount-single-space.txt")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let b = &r.bills[0];
+    assert_eq!(b.line_items, 2);
+    assert_eq!(b.total, "101.00");
+    assert_eq!(b.stated_total.as_deref(), Some("101.00"));
+    assert_eq!(b.skipped.unparsable, 0);
+    assert!(
+        !codes(b).contains(&"total-mismatch".to_string()),
+        "{:?}",
+        b.findings
+    );
+}
+
+/// `$ 5.10`, a space after the symbol, the amount after a single space: one
+/// item of 5.10 USD (on main: "no invoice item found", exit 2).
+#[test]
+fn a_symbol_spaced_from_its_amount_is_read() {
+    let (r, out) = audit_json(&[&shape("amount-spaced-symbol.txt")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let b = &r.bills[0];
+    assert_eq!((b.line_items, b.total.as_str()), (1, "5.10"));
+    assert_eq!(b.currency.as_deref(), Some("USD"));
+    assert_eq!(b.stated_total.as_deref(), Some("5.10"));
+}
+
+/// `€     48.60`: the symbol in a column of its own belongs to the amount,
+/// not to the description. 48.60 + 6.40 = 55.00, in EUR.
+#[test]
+fn a_symbol_in_its_own_column_is_the_amounts() {
+    let out = run(&["lines", &shape("amount-symbol-column.txt")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("48.60 EUR"), "{text}");
+    assert!(text.contains("A100 GPU hours\n"), "{text}");
+    let (r, _) = audit_json(&[&shape("amount-symbol-column.txt")]);
+    assert_eq!(r.bills[0].currency.as_deref(), Some("EUR"));
+    assert_eq!(r.bills[0].total, "55.00");
+}

@@ -80,7 +80,8 @@ pub(super) fn column_item(
     line: &str,
     bare_ok: bool,
 ) -> Option<Result<TextItem, Unparsed>> {
-    let (_, mut cells) = grammar::cells(line).ok()?;
+    let (_, cells) = grammar::cells(line).ok()?;
+    let mut cells = grammar::join_marks(line, cells);
     // A VAT rate column (`21%`, `21 %`) is not a quantity, unit or rate.
     // When the line's amount stands before it and one more amount after
     // it (`€ 156,20   21%   € 32,80`), that last one is the line's VAT.
@@ -302,4 +303,53 @@ pub(super) fn column_item(
     };
     apply_at_rate(&mut item);
     Some(Ok(item))
+}
+
+/// An amount after a single space (`Item purchase $80.80`), read as the
+/// line's amount where the column heading's amount column puts it, or where
+/// it is the line's only money and carries a currency mark. The label before
+/// it is the description (an `N unit @ rate` in it is read as for a leader
+/// line). `None` for any other line.
+pub(super) fn single_space_item(line_no: u64, line: &str, inv: &Invoice) -> Option<TextItem> {
+    let (label, amount_text, amount) = grammar::trailing_amount(line)?;
+    // Only a space between them: `Key: $5.00` and leaders are read elsewhere.
+    let between =
+        line.get(column_offset(line, label) + label.len()..column_offset(line, amount_text))?;
+    if between.is_empty() || !between.chars().all(|c| c == ' ') {
+        return None;
+    }
+    if !label.chars().any(char::is_alphabetic) || amount.value.is_zero() {
+        return None;
+    }
+    let start = column_of(line, amount_text);
+    let end = start + amount_text.chars().count() - 1;
+    let under_heading = inv
+        .amount_heading
+        .is_some_and(|(h0, h1)| start <= h1 && end >= h0);
+    let only_money = amount.currency.is_some()
+        && label.split_whitespace().all(|w| {
+            all_consuming(grammar::amount).parse(w).is_err()
+                && !w.chars().any(crate::vocab::currency::is_symbol_char)
+        });
+    if !(under_heading || only_money) {
+        return None;
+    }
+    let mut item = TextItem {
+        line: line_no,
+        column: column_of(line, label),
+        amount_column: start,
+        description: label.to_string(),
+        quantity: None,
+        unit: None,
+        unit_price: None,
+        amount,
+        start: None,
+        end: None,
+    };
+    apply_at_rate(&mut item);
+    Some(item)
+}
+
+fn column_offset(line: &str, part: &str) -> usize {
+    (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize)
 }

@@ -60,7 +60,17 @@ pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
         None => {}
     }
     if is_column_heading(body) {
+        // The last heading word is the amount column: an amount after a
+        // single space under it is read (`Item purchase $80.80`).
+        if let Some(last) = body.split(' ').rfind(|w| !w.is_empty()) {
+            let start = column_of(line, last);
+            inv.amount_heading = Some((start, start + last.chars().count() - 1));
+        }
         return LineKind::ColumnHeading;
+    }
+    if let Some(item) = single_space_item(line_no, line, inv) {
+        note_currency(inv, &item.amount);
+        return LineKind::Item(item);
     }
     if is_title(body) {
         return LineKind::Header(HeaderField::Other);

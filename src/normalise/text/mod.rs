@@ -50,6 +50,10 @@ pub struct Invoice {
     pub inferred_currency: Option<String>,
     /// Every non-blank line, in order.
     pub lines: Vec<Line>,
+    /// The character columns (1-based, first and last) of the last column
+    /// heading's amount word (`Amount`, `金额`): an amount after a single
+    /// space under it is an item's amount.
+    pub amount_heading: Option<(usize, usize)>,
 }
 
 impl Invoice {
