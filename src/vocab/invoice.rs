@@ -84,6 +84,11 @@ pub const PERIOD_KEYS: &[&str] = &[
     "対象期間",
 ];
 
+/// At most this multiple of a stated figure is taken for charges printed
+/// several times (`parse-double-counted`, and the text reader's reading
+/// that reconciles).
+pub const MAX_MULTIPLE: u32 = 10;
+
 /// Day-first dotted dates as German, Dutch and Polish invoices print them
 /// (`30.11.2025`), which no CSV date column is assumed to hold: tried for
 /// an invoice's date and period only, after the crate's date reader.

@@ -162,3 +162,86 @@ fn a_symbol_in_its_own_column_is_the_amounts() {
     assert_eq!(r.bills[0].currency.as_deref(), Some("EUR"));
     assert_eq!(r.bills[0].total, "55.00");
 }
+
+/// AWS's invoice layout: a Summary block (`AWS Service Charges $4.11`,
+/// `Total for this invoice $4.11`) above the per-service detail, which no
+/// total closes. Read as printed: 4.11 + 2.87 + 0.93 + 0.31 = 8.22 = 2 x
+/// 4.11 (on main: 8.22 kept, with `parse-double-counted` as an error). The
+/// detail is one block of 2.87 + 0.93 + 0.31 = 4.11 and the summary block
+/// another of 4.11: the summary line (line 16) is set aside, counted as a
+/// summary skip, and said in the note.
+#[test]
+fn a_summary_block_above_the_detail_is_counted_once() {
+    let (r, out) = audit_json(&[&shape("summary-block-above-detail.txt")]);
+    let b = &r.bills[0];
+    assert_eq!(b.line_items, 3);
+    assert_eq!(b.total, "4.11");
+    assert_eq!(b.stated_total.as_deref(), Some("4.11"));
+    // bandwidth 0.31 (AWS Data Transfer), compute 2.87, storage 0.93.
+    assert_eq!(
+        (
+            b.totals.compute.as_str(),
+            b.totals.storage.as_str(),
+            b.totals.bandwidth.as_str()
+        ),
+        ("2.87", "0.93", "0.31")
+    );
+    // The summary line set aside and the `Total for this invoice` line.
+    assert_eq!(b.skipped.summary, 2);
+    let c = codes(b);
+    for code in [
+        "parse-double-counted",
+        "total-mismatch",
+        "subtotal-mismatch",
+    ] {
+        assert!(!c.contains(&code.to_string()), "{code}: {:?}", b.findings);
+    }
+    let note = b
+        .notes
+        .iter()
+        .find(|n| n.starts_with("parse-double-counted: "))
+        .unwrap_or_else(|| panic!("{:?}", b.notes));
+    assert!(
+        note.contains("8.22 USD, exactly 2 times the stated figure 4.11 USD on line 17"),
+        "{note}"
+    );
+    assert!(
+        note.contains("lines 16 (4.11 USD) were set aside"),
+        "{note}"
+    );
+    assert!(note.contains("lines 20-22 are counted"), "{note}");
+    // 0.31 / 4.11 = 7.54% hidden, above 5%: the one error left is the audit's.
+    assert_eq!(c, ["hidden-fee-share"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// The guard: items 2.00 + 3.00 + 3.22 = 8.22, twice the stated 4.11, but
+/// no block of them is 4.11 (2.00 + 3.00 = 5.00 above `Network`, 3.22
+/// below): nothing is set aside, every line counts, and the mismatches and
+/// `parse-double-counted` stay errors.
+#[test]
+fn items_twice_a_subtotal_with_no_block_equal_to_it_lose_no_line() {
+    let (r, _) = audit_json(&[&shape("twice-the-subtotal-no-block.txt")]);
+    let b = &r.bills[0];
+    assert_eq!(b.line_items, 3);
+    assert_eq!(b.total, "8.22");
+    assert!(
+        b.notes
+            .iter()
+            .all(|n| !n.starts_with("parse-double-counted"))
+    );
+    let c = codes(b);
+    for code in [
+        "parse-double-counted",
+        "total-mismatch",
+        "subtotal-mismatch",
+    ] {
+        assert!(c.contains(&code.to_string()), "{code}: {:?}", b.findings);
+    }
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.code == "parse-double-counted")
+        .unwrap();
+    assert_eq!(f.severity, billaudit::model::Severity::Error);
+}

@@ -288,6 +288,8 @@ pub(super) const TITLES: &[&str] = &[
     "charges",
     "usage charges",
     "details",
+    "detail",
+    "detail for consolidated bill",
     "账单",
     "发票",
     "收据",

@@ -11,6 +11,7 @@
 pub mod grammar;
 mod items;
 mod line;
+mod reconcile;
 mod settle;
 mod summaries;
 
@@ -27,6 +28,7 @@ use crate::vocab::summary;
 use grammar::{CellKind, Money, column_of};
 use items::*;
 pub use line::{period, read_line};
+pub use reconcile::SetAside;
 pub use settle::settle;
 pub use summaries::summary_kind;
 use summaries::*;
@@ -54,6 +56,9 @@ pub struct Invoice {
     /// heading's amount word (`Amount`, `金额`): an amount after a single
     /// space under it is an item's amount.
     pub amount_heading: Option<(usize, usize)>,
+    /// The item lines set aside because the invoice prints its charges
+    /// more than once (a summary block above the detail); see [`SetAside`].
+    pub set_aside: Option<SetAside>,
 }
 
 impl Invoice {
@@ -124,6 +129,11 @@ pub enum HeaderField {
     /// (`Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`,
     /// `现金支付  ¥790.82`): not a charge and not the total.
     Payment,
+    /// An item line of a block that restates the counted one: the charges
+    /// printed twice, provably (a summary block above the detail, each
+    /// adding to the stated total). Counted as a `summary` skip and said
+    /// in a note ([`SetAside`]).
+    SetAside,
 }
 
 /// A charge line of the invoice.

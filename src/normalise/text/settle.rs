@@ -233,6 +233,9 @@ pub fn settle(inv: &mut Invoice) {
             }
         }
     }
+    // 3c. Charges printed several times, provably: the reading that
+    // reconciles.
+    reconcile::reconcile(inv);
     // 5 (runs whatever 4 finds). No currency on any amount or in the
     // header: the first currency mark beside a number in a line that is not
     // understood (a note: `Promotional Discount of Rs -40.00,`) names it.
