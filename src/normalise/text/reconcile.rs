@@ -114,8 +114,8 @@ pub fn reconcile(inv: &mut Invoice) {
         return;
     }
     // The block with the most lines (the detail) is counted; of equal
-    // ones, the last.
-    let Some(keep) = (0..groups.len()).rev().max_by_key(|g| groups[*g].len()) else {
+    // ones, the last (`max_by_key` returns the last of equal maxima).
+    let Some(keep) = (0..groups.len()).max_by_key(|g| groups[*g].len()) else {
         return;
     };
     let mut set_aside = SetAside {
