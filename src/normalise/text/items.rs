@@ -39,22 +39,34 @@ pub(super) fn leader_item(line_no: u64, line: &str) -> Option<Result<TextItem, U
         if !desc.chars().any(char::is_alphabetic) {
             return None;
         }
-        let mut item = TextItem {
-            line: line_no,
-            column: column_of(line, desc),
-            amount_column: column_of(line, amount_text),
-            description: desc.to_string(),
-            quantity: None,
-            unit: None,
-            unit_price: None,
-            amount,
-            start: None,
-            end: None,
-        };
-        apply_at_rate(&mut item);
-        return Some(Ok(item));
+        return Some(Ok(described_item(line_no, line, desc, amount_text, amount)));
     }
     None
+}
+
+/// An item of a description and an amount alone (a leader line, an amount
+/// after a single space); an `N unit @ rate` in the description is read.
+fn described_item(
+    line_no: u64,
+    line: &str,
+    desc: &str,
+    amount_text: &str,
+    amount: Money,
+) -> TextItem {
+    let mut item = TextItem {
+        line: line_no,
+        column: column_of(line, desc),
+        amount_column: column_of(line, amount_text),
+        description: desc.to_string(),
+        quantity: None,
+        unit: None,
+        unit_price: None,
+        amount,
+        start: None,
+        end: None,
+    };
+    apply_at_rate(&mut item);
+    item
 }
 
 pub(super) fn apply_at_rate(item: &mut TextItem) {
@@ -334,20 +346,7 @@ pub(super) fn single_space_item(line_no: u64, line: &str, inv: &Invoice) -> Opti
     if !(under_heading || only_money) {
         return None;
     }
-    let mut item = TextItem {
-        line: line_no,
-        column: column_of(line, label),
-        amount_column: start,
-        description: label.to_string(),
-        quantity: None,
-        unit: None,
-        unit_price: None,
-        amount,
-        start: None,
-        end: None,
-    };
-    apply_at_rate(&mut item);
-    Some(item)
+    Some(described_item(line_no, line, label, amount_text, amount))
 }
 
 fn column_offset(line: &str, part: &str) -> usize {
