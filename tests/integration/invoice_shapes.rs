@@ -245,3 +245,26 @@ fn items_twice_a_subtotal_with_no_block_equal_to_it_lose_no_line() {
         .unwrap();
     assert_eq!(f.severity, billaudit::model::Severity::Error);
 }
+
+/// The HTML trend is drawn from the bill's months: every item of the dated
+/// invoice is in 2025-11 (120.00 + 30.00 + 4.50 = 154.50), none undated (on
+/// main the items without a date of their own had none: `convert` wrote
+/// them as 1970-01-01 or the bill's period, see the tests above).
+#[test]
+fn a_dated_invoice_is_in_the_monthly_trend() {
+    let report = billaudit::audit_paths(
+        &[shape("date-zh.txt"), shape("date-en.txt")],
+        &billaudit::Options::default(),
+    );
+    for b in &report.bills {
+        assert_eq!(b.monthly.undated_items, 0, "{}", b.path);
+        let months: Vec<&str> = b.monthly.months.iter().map(|m| m.month.as_str()).collect();
+        assert_eq!(months, ["2025-11"], "{}", b.path);
+    }
+    let en = report
+        .bills
+        .iter()
+        .find(|b| b.path.ends_with("date-en.txt"))
+        .unwrap();
+    assert_eq!(en.monthly.months[0].subtotal.to_string(), "154.50");
+}
