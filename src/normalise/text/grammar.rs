@@ -180,49 +180,6 @@ pub fn is_currency_mark(s: &str) -> bool {
     all_consuming(currency_mark).parse(s).is_ok()
 }
 
-/// The cells of a line with a currency mark printed in a column of its own
-/// joined to the number beside it (`$   5.10` is `$ 5.10`, `5.10   EUR` is
-/// `5.10 EUR`), as `pdftotext -layout` writes a right-aligned amount whose
-/// symbol is left-aligned. The joined cell is a sub-slice of `line`.
-pub fn join_marks<'a>(line: &'a str, cells: Vec<&'a str>) -> Vec<&'a str> {
-    let offset = |c: &str| (c.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
-    let span = |a: &str, b: &str| line.get(offset(a)..offset(b) + b.len());
-    let number = |c: &str| {
-        c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '(')
-            && all_consuming(money).parse(c).is_ok()
-    };
-    let mut out: Vec<&'a str> = Vec::with_capacity(cells.len());
-    let mut i = 0;
-    while i < cells.len() {
-        let c = cells[i];
-        let joined = match cells.get(i + 1) {
-            Some(next) if is_currency_mark(c) && number(next) => span(c, next),
-            _ => None,
-        }
-        .filter(|j| all_consuming(money).parse(j).is_ok());
-        if let Some(j) = joined {
-            out.push(j);
-            i += 2;
-            continue;
-        }
-        // `5.10   EUR`: the mark after the number, as the last column.
-        let after = match (out.last(), i + 1 == cells.len()) {
-            (Some(prev), true) if is_currency_mark(c) && number(prev) => span(prev, c),
-            _ => None,
-        }
-        .filter(|j| all_consuming(money).parse(j).is_ok());
-        match after {
-            Some(j) => {
-                out.pop();
-                out.push(j);
-            }
-            None => out.push(c),
-        }
-        i += 1;
-    }
-    out
-}
-
 /// The digits of a number: `1,234.50`, `.5`, `20`.
 fn digits(i: &str) -> IResult<&str, &str> {
     verify(

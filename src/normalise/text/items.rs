@@ -93,7 +93,7 @@ pub(super) fn column_item(
     bare_ok: bool,
 ) -> Option<Result<TextItem, Unparsed>> {
     let (_, cells) = grammar::cells(line).ok()?;
-    let mut cells = grammar::join_marks(line, cells);
+    let mut cells = join_marks(line, cells);
     // A VAT rate column (`21%`, `21 %`) is not a quantity, unit or rate.
     // When the line's amount stands before it and one more amount after
     // it (`€ 156,20   21%   € 32,80`), that last one is the line's VAT.
@@ -351,4 +351,47 @@ pub(super) fn single_space_item(line_no: u64, line: &str, inv: &Invoice) -> Opti
 
 fn column_offset(line: &str, part: &str) -> usize {
     (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize)
+}
+
+/// The cells of a line with a currency mark printed in a column of its own
+/// joined to the number beside it (`$   5.10` is `$ 5.10`, `5.10   EUR` is
+/// `5.10 EUR`), as `pdftotext -layout` writes a right-aligned amount whose
+/// symbol is left-aligned. The joined cell is a sub-slice of `line`.
+pub(super) fn join_marks<'a>(line: &'a str, cells: Vec<&'a str>) -> Vec<&'a str> {
+    let offset = |c: &str| (c.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+    let span = |a: &str, b: &str| line.get(offset(a)..offset(b) + b.len());
+    let number = |c: &str| {
+        c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '(')
+            && all_consuming(grammar::money).parse(c).is_ok()
+    };
+    let mut out: Vec<&'a str> = Vec::with_capacity(cells.len());
+    let mut i = 0;
+    while i < cells.len() {
+        let c = cells[i];
+        let joined = match cells.get(i + 1) {
+            Some(next) if grammar::is_currency_mark(c) && number(next) => span(c, next),
+            _ => None,
+        }
+        .filter(|j| all_consuming(grammar::money).parse(j).is_ok());
+        if let Some(j) = joined {
+            out.push(j);
+            i += 2;
+            continue;
+        }
+        // `5.10   EUR`: the mark after the number, as the last column.
+        let after = match (out.last(), i + 1 == cells.len()) {
+            (Some(prev), true) if grammar::is_currency_mark(c) && number(prev) => span(prev, c),
+            _ => None,
+        }
+        .filter(|j| all_consuming(grammar::money).parse(j).is_ok());
+        match after {
+            Some(j) => {
+                out.pop();
+                out.push(j);
+            }
+            None => out.push(c),
+        }
+        i += 1;
+    }
+    out
 }
