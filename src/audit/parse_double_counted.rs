@@ -18,7 +18,7 @@ pub struct Stated {
 }
 
 /// At most this multiple of a stated figure is recognised.
-pub const MAX_MULTIPLE: u32 = 10;
+pub const MAX_MULTIPLE: u32 = crate::vocab::invoice::MAX_MULTIPLE;
 
 /// Sums of stated figures are tried over at most this many of them (the
 /// first ones, by line): 2^12 subsets.

@@ -487,7 +487,9 @@ pub fn parse_range(raw: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
     range_with(raw, parse_datetime)
 }
 
-fn range_with(
+/// [`parse_range`] with another reader of each date (the text invoice
+/// reader's, which also reads dotted day-first dates).
+pub fn range_with(
     raw: &str,
     parse_datetime: impl Fn(&str) -> Option<NaiveDateTime>,
 ) -> Option<(NaiveDateTime, NaiveDateTime)> {

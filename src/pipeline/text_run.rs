@@ -183,8 +183,15 @@ pub(super) fn audit_invoice(
                 };
                 bills.add_skip(SkipReason::Unparsable, Some(finding));
             }
+            // A block restating the counted one (see `SetAside`): a summary.
+            LineKind::Header(text::HeaderField::SetAside) => {
+                bills.add_skip(SkipReason::Summary, None);
+            }
             LineKind::Header(_) | LineKind::ColumnHeading | LineKind::Rule => {}
         }
+    }
+    if let Some(s) = &invoice.set_aside {
+        bills.notes.push(s.note(invoice.currency().as_deref()));
     }
     bills.finish(path)
 }

@@ -10,5 +10,6 @@ pub mod checks;
 pub mod currency;
 pub mod focus;
 pub mod headers;
+pub mod invoice;
 pub mod summary;
 pub mod units;

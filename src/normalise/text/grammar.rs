@@ -175,6 +175,11 @@ fn currency_mark(i: &str) -> IResult<&str, &str> {
     alt((symbol, code)).parse(i)
 }
 
+/// True when `s` is a currency mark and nothing else: `$`, `€`, `USD`.
+pub fn is_currency_mark(s: &str) -> bool {
+    all_consuming(currency_mark).parse(s).is_ok()
+}
+
 /// The digits of a number: `1,234.50`, `.5`, `20`.
 fn digits(i: &str) -> IResult<&str, &str> {
     verify(

@@ -39,22 +39,34 @@ pub(super) fn leader_item(line_no: u64, line: &str) -> Option<Result<TextItem, U
         if !desc.chars().any(char::is_alphabetic) {
             return None;
         }
-        let mut item = TextItem {
-            line: line_no,
-            column: column_of(line, desc),
-            amount_column: column_of(line, amount_text),
-            description: desc.to_string(),
-            quantity: None,
-            unit: None,
-            unit_price: None,
-            amount,
-            start: None,
-            end: None,
-        };
-        apply_at_rate(&mut item);
-        return Some(Ok(item));
+        return Some(Ok(described_item(line_no, line, desc, amount_text, amount)));
     }
     None
+}
+
+/// An item of a description and an amount alone (a leader line, an amount
+/// after a single space); an `N unit @ rate` in the description is read.
+fn described_item(
+    line_no: u64,
+    line: &str,
+    desc: &str,
+    amount_text: &str,
+    amount: Money,
+) -> TextItem {
+    let mut item = TextItem {
+        line: line_no,
+        column: column_of(line, desc),
+        amount_column: column_of(line, amount_text),
+        description: desc.to_string(),
+        quantity: None,
+        unit: None,
+        unit_price: None,
+        amount,
+        start: None,
+        end: None,
+    };
+    apply_at_rate(&mut item);
+    item
 }
 
 pub(super) fn apply_at_rate(item: &mut TextItem) {
@@ -80,7 +92,8 @@ pub(super) fn column_item(
     line: &str,
     bare_ok: bool,
 ) -> Option<Result<TextItem, Unparsed>> {
-    let (_, mut cells) = grammar::cells(line).ok()?;
+    let (_, cells) = grammar::cells(line).ok()?;
+    let mut cells = join_marks(line, cells);
     // A VAT rate column (`21%`, `21 %`) is not a quantity, unit or rate.
     // When the line's amount stands before it and one more amount after
     // it (`€ 156,20   21%   € 32,80`), that last one is the line's VAT.
@@ -302,4 +315,83 @@ pub(super) fn column_item(
     };
     apply_at_rate(&mut item);
     Some(Ok(item))
+}
+
+/// An amount after a single space (`Item purchase $80.80`), read as the
+/// line's amount where the column heading's amount column puts it, or where
+/// it is the line's only money and carries a currency mark. The label before
+/// it is the description (an `N unit @ rate` in it is read as for a leader
+/// line). `None` for any other line.
+pub(super) fn single_space_item(line_no: u64, line: &str, inv: &Invoice) -> Option<TextItem> {
+    let (label, amount_text, amount) = grammar::trailing_amount(line)?;
+    // Only a space between them: `Key: $5.00` and leaders are read elsewhere.
+    let between =
+        line.get(column_offset(line, label) + label.len()..column_offset(line, amount_text))?;
+    if between.is_empty() || !between.chars().all(|c| c == ' ') {
+        return None;
+    }
+    if !label.chars().any(char::is_alphabetic) || amount.value.is_zero() {
+        return None;
+    }
+    let start = column_of(line, amount_text);
+    let end = start + amount_text.chars().count() - 1;
+    let under_heading = inv
+        .amount_heading
+        .is_some_and(|(h0, h1)| start <= h1 && end >= h0);
+    let only_money = amount.currency.is_some()
+        && label.split_whitespace().all(|w| {
+            all_consuming(grammar::amount).parse(w).is_err()
+                && !w.chars().any(crate::vocab::currency::is_symbol_char)
+        });
+    if !(under_heading || only_money) {
+        return None;
+    }
+    Some(described_item(line_no, line, label, amount_text, amount))
+}
+
+fn column_offset(line: &str, part: &str) -> usize {
+    (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize)
+}
+
+/// The cells of a line with a currency mark printed in a column of its own
+/// joined to the number beside it (`$   5.10` is `$ 5.10`, `5.10   EUR` is
+/// `5.10 EUR`), as `pdftotext -layout` writes a right-aligned amount whose
+/// symbol is left-aligned. The joined cell is a sub-slice of `line`.
+pub(super) fn join_marks<'a>(line: &'a str, cells: Vec<&'a str>) -> Vec<&'a str> {
+    let offset = |c: &str| (c.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+    let span = |a: &str, b: &str| line.get(offset(a)..offset(b) + b.len());
+    let number = |c: &str| {
+        c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '(')
+            && all_consuming(grammar::money).parse(c).is_ok()
+    };
+    let mut out: Vec<&'a str> = Vec::with_capacity(cells.len());
+    let mut i = 0;
+    while i < cells.len() {
+        let c = cells[i];
+        let joined = match cells.get(i + 1) {
+            Some(next) if grammar::is_currency_mark(c) && number(next) => span(c, next),
+            _ => None,
+        }
+        .filter(|j| all_consuming(grammar::money).parse(j).is_ok());
+        if let Some(j) = joined {
+            out.push(j);
+            i += 2;
+            continue;
+        }
+        // `5.10   EUR`: the mark after the number, as the last column.
+        let after = match (out.last(), i + 1 == cells.len()) {
+            (Some(prev), true) if grammar::is_currency_mark(c) && number(prev) => span(prev, c),
+            _ => None,
+        }
+        .filter(|j| all_consuming(grammar::money).parse(j).is_ok());
+        match after {
+            Some(j) => {
+                out.pop();
+                out.push(j);
+            }
+            None => out.push(c),
+        }
+        i += 1;
+    }
+    out
 }

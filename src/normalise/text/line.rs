@@ -2,7 +2,21 @@
 //! column headings and page titles.
 
 use super::*;
-use crate::vocab::currency;
+use crate::normalise::date::range_with;
+use crate::vocab::{currency, invoice};
+
+/// An invoice's date: what the crate's date reader reads, or a day-first
+/// dotted date (`30.11.2025`, [`invoice::DOTTED_DATE_FORMATS`]).
+pub fn invoice_date(value: &str) -> Option<NaiveDateTime> {
+    let v = value.trim();
+    parse_datetime(v).or_else(|| {
+        invoice::DOTTED_DATE_FORMATS.iter().find_map(|f| {
+            NaiveDate::parse_from_str(v, f)
+                .ok()
+                .map(|d| d.and_time(NaiveTime::MIN))
+        })
+    })
+}
 
 /// Reads one folded, non-blank line. Header fields are stored in `inv`.
 pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
@@ -46,7 +60,17 @@ pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
         None => {}
     }
     if is_column_heading(body) {
+        // The last heading word is the amount column: an amount after a
+        // single space under it is read (`Item purchase $80.80`).
+        if let Some(last) = body.split(' ').rfind(|w| !w.is_empty()) {
+            let start = column_of(line, last);
+            inv.amount_heading = Some((start, start + last.chars().count() - 1));
+        }
         return LineKind::ColumnHeading;
+    }
+    if let Some(item) = single_space_item(line_no, line, inv) {
+        note_currency(inv, &item.amount);
+        return LineKind::Item(item);
     }
     if is_title(body) {
         return LineKind::Header(HeaderField::Other);
@@ -102,32 +126,6 @@ pub(super) const NUMBER_KEYS: &[&str] = &[
     "账单编号",
     "单号",
 ];
-pub(super) const DATE_KEYS: &[&str] = &[
-    "date",
-    "invoice date",
-    "issue date",
-    "date issued",
-    "date of issue",
-    "receipt date",
-    "statement date",
-    "日期",
-    "开票日期",
-    "账单日期",
-    "出账日期",
-];
-pub(super) const PERIOD_KEYS: &[&str] = &[
-    "billing period",
-    "period",
-    "service period",
-    "statement period",
-    "usage period",
-    "billing month",
-    "账期",
-    "计费周期",
-    "账单周期",
-    "结算周期",
-    "账单月份",
-];
 pub(super) const CURRENCY_KEYS: &[&str] =
     &["currency", "billing currency", "币种", "货币", "结算币种"];
 
@@ -144,11 +142,11 @@ pub(super) fn header(body: &str, inv: &mut Invoice) -> Option<HeaderField> {
             inv.number.get_or_insert_with(|| value.to_string());
         }
         Some(HeaderField::Number)
-    } else if has(DATE_KEYS) {
-        let d = parse_datetime(value)?;
+    } else if has(invoice::DATE_KEYS) {
+        let d = invoice_date(value)?;
         inv.date.get_or_insert(d);
         Some(HeaderField::Date)
-    } else if has(PERIOD_KEYS) {
+    } else if has(invoice::PERIOD_KEYS) {
         let p = period(value)?;
         inv.period.get_or_insert(p);
         Some(HeaderField::Period)
@@ -164,7 +162,7 @@ pub(super) fn header(body: &str, inv: &mut Invoice) -> Option<HeaderField> {
 /// `2025-10-01 - 2025-10-31`, `Oct 2025`, `2025年10月`: a month is its
 /// first to its last day.
 pub fn period(value: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
-    if let Some(r) = parse_range(value) {
+    if let Some(r) = date_range(value) {
         return Some(r);
     }
     let first = parse_month(value)?;
@@ -178,6 +176,44 @@ pub fn period(value: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
         first.and_time(NaiveTime::MIN),
         last.and_time(NaiveTime::MIN),
     ))
+}
+
+/// A period written somewhere in a line of words (`Service ID svc-322699,
+/// period 2025-10-01 to 2025-10-31`): the first run of at most seven words
+/// that is a range of two dates.
+pub fn period_in(text: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_end_matches([',', ';', ')']).trim_start_matches('('))
+        .collect();
+    (0..words.len()).find_map(|i| {
+        (i + 1..=words.len().min(i + 7))
+            .rev()
+            .find_map(|j| date_range(&words[i..j].join(" ")))
+    })
+}
+
+/// Two dates: `2025-10-01 - 2025-10-31`, `01.11.2025 bis 30.11.2025`.
+fn date_range(value: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
+    if !value.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if let Some(r) = range_with(value, invoice_date) {
+        return Some(r);
+    }
+    // `2025-10-01 to 2025-10-31`, `01.11.2025 bis 30.11.2025`.
+    let words: Vec<&str> = value.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 && invoice::RANGE_WORDS.contains(&w.to_lowercase().as_str()) {
+            let (a, b) = (words[..i].join(" "), words[i + 1..].join(" "));
+            if let (Some(x), Some(y)) = (invoice_date(&a), invoice_date(&b)) {
+                if y >= x {
+                    return Some((x, y));
+                }
+            }
+        }
+    }
+    None
 }
 
 pub(super) const HEADING_WORDS: &[&str] = &[
@@ -252,6 +288,8 @@ pub(super) const TITLES: &[&str] = &[
     "charges",
     "usage charges",
     "details",
+    "detail",
+    "detail for consolidated bill",
     "账单",
     "发票",
     "收据",

@@ -11,6 +11,7 @@
 pub mod grammar;
 mod items;
 mod line;
+mod reconcile;
 mod settle;
 mod summaries;
 
@@ -27,6 +28,7 @@ use crate::vocab::summary;
 use grammar::{CellKind, Money, column_of};
 use items::*;
 pub use line::{period, read_line};
+pub use reconcile::SetAside;
 pub use settle::settle;
 pub use summaries::summary_kind;
 use summaries::*;
@@ -50,6 +52,13 @@ pub struct Invoice {
     pub inferred_currency: Option<String>,
     /// Every non-blank line, in order.
     pub lines: Vec<Line>,
+    /// The character columns (1-based, first and last) of the last column
+    /// heading's amount word (`Amount`, `金额`): an amount after a single
+    /// space under it is an item's amount.
+    pub amount_heading: Option<(usize, usize)>,
+    /// The item lines set aside because the invoice prints its charges
+    /// more than once (a summary block above the detail); see [`SetAside`].
+    pub set_aside: Option<SetAside>,
 }
 
 impl Invoice {
@@ -120,6 +129,11 @@ pub enum HeaderField {
     /// (`Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`,
     /// `现金支付  ¥790.82`): not a charge and not the total.
     Payment,
+    /// An item line of a block that restates the counted one: the charges
+    /// printed twice, provably (a summary block above the detail, each
+    /// adding to the stated total). Counted as a `summary` skip and said
+    /// in a note ([`SetAside`]).
+    SetAside,
 }
 
 /// A charge line of the invoice.
@@ -219,8 +233,14 @@ impl TextItem {
         item.unit = self.unit.clone();
         item.unit_price = self.unit_price;
         item.currency = money_currency(&self.amount, header_currency);
-        item.start = self.start.or(inv.period.map(|p| p.0));
-        item.end = self.end.or(inv.period.map(|p| p.1));
+        // A line's own date or period first; else the invoice's billing
+        // period; else its date (`Invoice date: 2025-11-30`), as a CSV row
+        // with one date column.
+        (item.start, item.end) = match (self.start, inv.period, inv.date) {
+            (Some(s), _, _) => (Some(s), self.end),
+            (None, Some((s, e)), _) => (Some(s), Some(e)),
+            (None, None, date) => (date, None),
+        };
         item
     }
 }

@@ -75,6 +75,12 @@ pub fn settle(inv: &mut Invoice) {
                         if let LineKind::Item(item) = &mut inv.lines[at].kind {
                             item.description.push(' ');
                             item.description.push_str(&text);
+                            // `period 2025-10-01 to 2025-10-31`: the item's own.
+                            if item.start.is_none() {
+                                if let Some((s, e)) = line::period_in(&text) {
+                                    (item.start, item.end) = (Some(s), Some(e));
+                                }
+                            }
                         }
                         inv.lines[i].kind = LineKind::Header(HeaderField::Continuation);
                         open = Some((at, col, line));
@@ -91,6 +97,13 @@ pub fn settle(inv: &mut Invoice) {
     let mut prev_line = 0;
     for l in &mut inv.lines {
         let (column, label) = match &l.kind {
+            // A continuation line of the item's description (`Service ID
+            // svc-322699, period 2025-10-01 to 2025-10-31`) may stand
+            // between the item and its sub-lines: it keeps the item open.
+            LineKind::Header(HeaderField::Continuation) if parent.is_some() => {
+                prev_line = l.line;
+                continue;
+            }
             LineKind::Item(i) => (i.column, i.description.as_str()),
             LineKind::Summary(s) if matches!(s.kind, SummaryKind::Tax | SummaryKind::Credit) => {
                 (s.column, s.label.as_str())
@@ -220,6 +233,9 @@ pub fn settle(inv: &mut Invoice) {
             }
         }
     }
+    // 3c. Charges printed several times, provably: the reading that
+    // reconciles.
+    reconcile::reconcile(inv);
     // 5 (runs whatever 4 finds). No currency on any amount or in the
     // header: the first currency mark beside a number in a line that is not
     // understood (a note: `Promotional Discount of Rs -40.00,`) names it.

@@ -362,3 +362,62 @@ fn sections_of_equal_sums_under_a_grand_total_are_not_repeats() {
     let (items, total, _, _) = figures(text);
     assert_eq!((items, total), (d("100.00"), Some(d("100.00"))));
 }
+
+/// Issue 26: a header's date or period in several languages.
+#[test]
+fn invoice_dates_and_periods_in_several_languages() {
+    for (text, date) in [
+        ("Invoice date: 2025-11-30\n", dt(2025, 11, 30)),
+        ("Rechnungsdatum: 30.11.2025\n", dt(2025, 11, 30)),
+        ("开票日期：2025年11月30日\n", dt(2025, 11, 30)),
+        ("請求日: 2025/11/30\n", dt(2025, 11, 30)),
+        ("Factuurdatum: 30.11.2025\n", dt(2025, 11, 30)),
+    ] {
+        assert_eq!(parse(text).date, Some(date), "{text}");
+    }
+    for text in [
+        "Billing period: 2025-11-01 - 2025-11-30\n",
+        "Leistungszeitraum: 01.11.2025 - 30.11.2025\n",
+        "Leistungszeitraum: 01.11.2025 bis 30.11.2025\n",
+        "账单周期：2025-11-01 至 2025-11-30\n",
+        "請求期間：2025年11月1日～2025年11月30日\n",
+        "Service period: 2025-11-01 to 2025-11-30\n",
+    ] {
+        assert_eq!(
+            parse(text).period,
+            Some((dt(2025, 11, 1), dt(2025, 11, 30))),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        line::period_in("Service ID svc-322699, period 2025-10-01 to 2025-10-31"),
+        Some((dt(2025, 10, 1), dt(2025, 10, 31)))
+    );
+    assert_eq!(line::period_in("instance gpu-node-01 - us-east-3"), None);
+}
+
+/// Three printings of the same 10.00 (a summary, a page-1 list, the
+/// detail): 30.00 = 3 x 10.00 in three blocks of 10.00; the detail (three
+/// lines) is counted, the four other lines set aside.
+#[test]
+fn charges_printed_three_times_are_counted_once() {
+    let inv = parse(
+        "Summary\nCloud charges   $10.00\nTotal   $10.00\n\nBy service\nCompute   $7.00\nStorage   $3.00\n\nDetail\nGPU hours   $6.00\nDisk   $3.00\nEgress   $1.00\n",
+    );
+    let items: Vec<Decimal> = inv.items().map(|i| i.amount.value).collect();
+    assert_eq!(items, [d("6.00"), d("3.00"), d("1.00")]);
+    let s = inv.set_aside.expect("set aside");
+    assert_eq!((s.multiple, s.stated, s.read), (3, d("10.00"), d("30.00")));
+    assert_eq!(s.lines, [2, 6, 7]);
+    assert_eq!(s.sum, d("20.00"));
+    assert_eq!(s.kept, (10, 12));
+}
+
+/// 2.00 + 3.00 = 5.00 and 3.22 in two blocks, stated 4.11: 8.22 is 2 x
+/// 4.11 but no block is 4.11, so nothing is set aside.
+#[test]
+fn no_block_equal_to_the_stated_figure_sets_nothing_aside() {
+    let inv = parse("GPU   $2.00\nDisk   $3.00\n\nNetwork\nEgress   $3.22\nTotal   $4.11\n");
+    assert_eq!(inv.items().count(), 3);
+    assert_eq!(inv.set_aside, None);
+}

@@ -172,7 +172,10 @@ fn lines_not_understood_are_reported_with_a_column() {
     for line in [
         "GPU Cloud Inc.",
         "Thank you for your business!",
-        "Mystery charge $12.00",
+        // No currency mark and no column heading: a single space does not
+        // make an amount an item's (docs/decisions.md, "Amounts after a
+        // single space"); `Mystery charge $12.00` is an item.
+        "Mystery charge 12.00",
         "Account balance: $0.00",
     ] {
         match one(line).0 {
@@ -222,7 +225,7 @@ fn letterhead_is_header_but_body_text_is_reported() {
     assert_eq!(inv.lines[0].kind, LineKind::Header(HeaderField::Other));
     assert_eq!(inv.lines[1].kind, LineKind::Header(HeaderField::Other));
     assert!(matches!(inv.lines[3].kind, LineKind::Unparsed(_)));
-    let inv = parse("Mystery fee $3.00\nStorage ..... $5.00\n");
+    let inv = parse("Mystery fee 3.00\nStorage ..... $5.00\n");
     assert!(matches!(inv.lines[0].kind, LineKind::Unparsed(_)));
 }
 
@@ -477,5 +480,52 @@ fn currency_marks_come_from_the_one_table() {
     assert_eq!(
         item("Dedicated server    316,83 PLN").amount.value,
         d("316.83")
+    );
+}
+
+/// Issue 26: an amount after a single space is read when it is the line's
+/// only money and carries a currency mark, or stands under the heading's
+/// amount column; a currency mark in a column of its own joins its number.
+#[test]
+fn amounts_after_a_single_space_or_a_spaced_symbol() {
+    let i = item("Item purchase $80.80");
+    assert_eq!(
+        (i.description.as_str(), i.amount.value),
+        ("Item purchase", d("80.80"))
+    );
+    let i = item("Mystery charge $ 12.00");
+    assert_eq!(
+        (i.amount.value, i.amount.currency),
+        (d("12.00"), Some("USD"))
+    );
+    // Two amounts after single spaces: which is the amount is not known.
+    assert!(matches!(
+        one("Pods 2 x $40.40 $80.80").0,
+        LineKind::Unparsed(_)
+    ));
+    // `$   5.10`: the symbol is the amount's, not the description's.
+    let i = item("GPU hours   $   5.10");
+    assert_eq!(
+        (i.description.as_str(), i.amount.currency),
+        ("GPU hours", Some("USD"))
+    );
+    let i = item("GPU hours   5.10   EUR");
+    assert_eq!(
+        (i.amount.value, i.amount.currency),
+        (d("5.10"), Some("EUR"))
+    );
+    // Under the heading's `Amount`, without a mark.
+    // `Amount` is columns 18-23: `20.20` (15-19) is under it, `1.00` (6-9) is not.
+    let inv =
+        parse("Description      Amount\nItem purchase    80.80\nShipping fee 20.20\nNote 1.00\n");
+    assert_eq!(
+        inv.items().map(|i| i.amount.value).collect::<Vec<_>>(),
+        [d("80.80"), d("20.20")]
+    );
+    assert!(matches!(inv.lines[3].kind, LineKind::Unparsed(_)));
+    let inv = parse("Description   Amount\nShipping fee 20.20\n");
+    assert_eq!(
+        inv.items().map(|i| i.amount.value).collect::<Vec<_>>(),
+        [d("20.20")]
     );
 }
