@@ -8,6 +8,7 @@ mod cli;
 mod cloud_fixtures;
 mod common;
 mod config;
+mod csv_shapes;
 mod dates;
 mod diagnostics;
 mod docs;
