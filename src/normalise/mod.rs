@@ -7,6 +7,7 @@
 pub mod block;
 pub mod date;
 pub mod header;
+pub mod infer;
 pub mod number;
 pub mod profile;
 pub mod profiles;

@@ -303,6 +303,10 @@ impl RoleMap {
         self.0[role as usize].replace(column)
     }
 
+    pub fn remove(&mut self, role: Role) -> Option<usize> {
+        self.0[role as usize].take()
+    }
+
     pub fn len(&self) -> usize {
         self.0.iter().flatten().count()
     }
@@ -462,8 +466,19 @@ pub fn map_header(
         }
     }
     for (role, name) in overrides {
-        let target = normalise_header(name).name;
-        let i = find(&target)?;
+        // By name or by 1-based position (`amount=7`). A column is one
+        // role: one the vocabulary gave it gives way (`amount=price` in a
+        // file where `price` read as the unit price).
+        let i = crate::normalise::infer::override_column(&names, name)?;
+        let others: Vec<Role> = map
+            .roles
+            .iter()
+            .filter(|(r, c)| **c == i && **r != *role)
+            .map(|(r, _)| *r)
+            .collect();
+        for r in others {
+            map.roles.remove(r);
+        }
         map.roles.insert(*role, i);
     }
     if signed {

@@ -8,6 +8,8 @@ use std::str::FromStr;
 use billaudit::{Bill, Category};
 use rust_decimal::Decimal;
 
+use crate::common::{run_with_stdin, stderr};
+
 fn d(s: &str) -> Decimal {
     Decimal::from_str(s).unwrap()
 }
@@ -129,4 +131,234 @@ fn summary_rows_on_several_threads_read_alike() {
     assert_eq!(b.skipped.summary, 1);
     assert!(!has(b, "total-mismatch"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---- Reading without a known header -----------------------------------------
+
+/// A hosting invoice CSV as a German dedicated-server host exports it
+/// (layout: the columns `hetzner-fix-report` gives its headerless export,
+/// github.com/flxai/hetzner-fix-report): no header row, seven quoted
+/// columns (type, a description over several lines, from, to, quantity,
+/// unit price, net amount), the currency only as `€` in the text.
+const HOSTING: &str = "\"Server CX21\",\"Cloud Server #4711 \"\"web-1\"\"\nUsage: 720 h\nperiod 01.11.2025 - 30.11.2025 max. € 5.83\",\"2025-11-01\",\"2025-11-30\",\"720\",\"0.0080\",\"5.76\"\n\
+\"Backup\",\"Backups for #4711 \"\"web-1\"\"\",\"2025-11-01\",\"2025-11-30\",\"1\",\"1.15\",\"1.15\"\n\
+\"Traffic\",\"Additional outgoing traffic\nover the included 20 TB\",\"2025-11-01\",\"2025-11-30\",\"3\",\"1.00\",\"3.00\"\n\
+\"Snapshot\",\"Snapshot of #4711\n40 GB\",\"2025-11-01\",\"2025-11-30\",\"40\",\"0.0119\",\"0.476\"\n";
+
+#[test]
+fn a_headerless_hosting_invoice_csv_is_read_by_inference() {
+    // On main: refused (no header row found, exit 2).
+    let b = audit("hosting.csv", HOSTING);
+    assert_eq!(b.format, "inferred-csv");
+    // 720 x 0.0080 = 5.76; 1 x 1.15 = 1.15; 3 x 1.00 = 3.00; 40 x 0.0119 = 0.476.
+    // Total 5.76 + 1.15 + 3.00 + 0.476 = 10.386.
+    assert_eq!(b.total, d("10.386"));
+    assert_eq!(b.line_items, 4);
+    assert_eq!(b.currency.as_deref(), Some("EUR"));
+    // Quantity x unit price was checked with the right columns: no finding.
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+    // Hidden: the backup 1.15 and the snapshot 0.476 (storage_replica) and
+    // the traffic 3.00 (bandwidth): 1.15 + 0.476 + 3.00 = 4.626.
+    assert_eq!(b.hidden, d("4.626"));
+    let amount = b
+        .inferred_columns
+        .iter()
+        .find(|c| c.role.as_str() == "amount")
+        .expect("amount inferred");
+    assert_eq!(amount.column, 6);
+    assert_eq!(amount.header, None);
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.starts_with("inferred amount = column 7")),
+        "{:?}",
+        b.notes
+    );
+}
+
+/// Its enriched variant (headers `description, quantity, unit_price, price,
+/// price_monthly, ...`): `price` is the line's amount, `unit_price` the price
+/// of one unit, `price_monthly` the monthly cap.
+const ENRICHED: &str = "type,description,quantity,unit_price,price,price_monthly,date_from,date_to\n\
+Server CX21,Cloud Server web-1,720,0.0080,5.76,5.83,2025-11-01,2025-11-30\n\
+Server CX31,Cloud Server db-1,360,0.0160,5.76,10.59,2025-11-16,2025-11-30\n\
+Backup,Backups for web-1,1,1.15,1.15,1.15,2025-11-01,2025-11-30\n\
+Traffic,Additional outgoing traffic,3,1.00,3.00,3.00,2025-11-01,2025-11-30\n";
+
+#[test]
+fn the_enriched_hosting_csv_reads_price_as_the_amount_without_flags() {
+    // On main: refused, no header row found.
+    let b = audit("hosting-enriched.csv", ENRICHED);
+    // 720 x 0.0080 = 5.76; 360 x 0.0160 = 5.76; 1 x 1.15; 3 x 1.00:
+    // 5.76 + 5.76 + 1.15 + 3.00 = 15.67.
+    assert_eq!(b.total, d("15.67"));
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+    let amount = b
+        .inferred_columns
+        .iter()
+        .find(|c| c.role.as_str() == "amount")
+        .unwrap();
+    assert_eq!(amount.header.as_deref(), Some("price"));
+}
+
+#[test]
+fn the_enriched_hosting_csv_with_columns_amount_price_multiplies_unit_price() {
+    // On main `--columns amount=price` read it, but line-arithmetic took
+    // `price` as the unit price too: 720 x 5.76 = 4147.20 != 5.76.
+    let opts = billaudit::Options {
+        columns: vec![(billaudit::normalise::profile::Role::Amount, "price".into())],
+        ..billaudit::Options::default()
+    };
+    let b = audit_with("hosting-enriched.csv", ENRICHED.as_bytes(), &opts);
+    assert_eq!(b.total, d("15.67"));
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+}
+
+#[test]
+fn columns_by_position_on_a_headerless_file() {
+    // `amount=7` (1-based) names the net amount column.
+    let o = run_with_stdin(
+        &["audit", "--format", "json", "--columns", "amount=7", "-"],
+        HOSTING.as_bytes(),
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("\"total\": \"10.386\""),
+        "{out}\n{}",
+        stderr(&o)
+    );
+    assert!(out.contains("\"inferred_columns\""), "{out}");
+    // A position past the last column is refused, naming the columns.
+    let o = run_with_stdin(&["audit", "--columns", "amount=9", "-"], HOSTING.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`9` is not among the columns"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_table_without_any_column_of_numbers_is_refused() {
+    let csv = "alpha,beta,gamma\none,two,three\nfour,five,six\n";
+    let o = run_with_stdin(&["audit", "-"], csv.as_bytes());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn columns_naming_a_missing_header_says_so_and_lists_the_columns() {
+    // Issue 30: on main this said "no header row found".
+    let csv = "Item,Amount,Currency\nGPU instance,10.00,USD\n";
+    let o = run_with_stdin(&["audit", "--columns", "amount=Cost", "-"], csv.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("`Cost` is not among the columns"), "{e}");
+    assert!(e.contains("Item, Amount, Currency"), "{e}");
+    assert!(!e.contains("no header row found"), "{e}");
+}
+
+// ---- Encodings ---------------------------------------------------------------
+
+/// A French bill re-saved by Excel in Windows-1252 (Latin-1): `é` is one
+/// byte, 0xE9, invalid as UTF-8.
+const FRENCH: &str = "Date;Libellé;Quantité;Prix unitaire;Montant;Devise\n\
+01/11/2025;Serveur dédié GPU;720;0,50;360,00;EUR\n\
+01/11/2025;Trafic sortant supplémentaire;2;1,00;2,00;EUR\n\
+01/11/2025;Sauvegarde du disque;1;12,50;12,50;EUR\n\
+30/11/2025;Total;;;374,50;EUR\n";
+
+fn latin1(s: &str) -> Vec<u8> {
+    encoding_rs::WINDOWS_1252.encode(s).0.into_owned()
+}
+
+#[test]
+fn a_latin1_french_bill_is_detected_as_windows_1252() {
+    // On main: `invalid UTF-8 ... use --encoding` on every row with an é.
+    let bytes = latin1(FRENCH);
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let b = audit_with("fr.csv", &bytes, &billaudit::Options::default());
+    // 720 x 0,50 = 360,00; 2 x 1,00 = 2,00; 1 x 12,50 = 12,50: 374,50.
+    assert_eq!(b.total, d("374.50"));
+    assert_eq!(b.line_items, 3);
+    assert_eq!(b.skipped.unparsable, 0);
+    assert_eq!(b.stated_total, Some(d("374.50")));
+    let e = b.encoding.as_ref().expect("encoding reported");
+    assert_eq!(e.name, "windows-1252");
+    assert!(e.reason.contains("Libellé"), "{}", e.reason);
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.starts_with("read as windows-1252")),
+        "{:?}",
+        b.notes
+    );
+}
+
+#[test]
+fn every_whatwg_label_is_accepted_by_encoding() {
+    let bytes = latin1(FRENCH);
+    for label in [
+        "latin1",
+        "windows-1252",
+        "iso-8859-1",
+        "cp1252",
+        "ISO-8859-15",
+    ] {
+        let o = run_with_stdin(
+            &["audit", "--format", "json", "--encoding", label, "-"],
+            &bytes,
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("\"total\": \"374.50\""),
+            "{label}: {out}\n{}",
+            stderr(&o)
+        );
+    }
+    let o = run_with_stdin(&["audit", "--encoding", "klingon", "-"], &bytes);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("unknown encoding `klingon`"), "{e}");
+    assert!(e.contains("windows-1252") && e.contains("shift_jis"), "{e}");
+}
+
+/// A Japanese GPU cloud bill saved as Shift_JIS, with a subtotal, the
+/// consumption tax and a total.
+const JAPANESE: &str = "請求日,サービス名,項目,数量,単価,金額\n\
+2025-11-30,GPUクラウド,GPUインスタンス A100,10,300,3000\n\
+2025-11-30,GPUクラウド,データ転送,50,10,500\n\
+2025-11-30,,小計,,,3500\n\
+2025-11-30,,消費税,,,350\n\
+2025-11-30,,合計,,,3850\n";
+
+#[test]
+fn a_shift_jis_japanese_bill_is_detected() {
+    // On main: "no header row found" (the bytes were taken for GBK).
+    let bytes = encoding_rs::SHIFT_JIS.encode(JAPANESE).0.into_owned();
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let b = audit_with("ja.csv", &bytes, &billaudit::Options::default());
+    // Items 3000 + 500 + the tax 350 = 3850; 小計 3500 and 合計 3850 are stated.
+    assert_eq!(b.total, d("3850"));
+    assert_eq!(b.totals.get(Category::Tax), d("350"));
+    assert_eq!(b.stated_subtotal, Some(d("3500")));
+    assert_eq!(b.stated_total, Some(d("3850")));
+    assert_eq!(b.line_items, 3);
+    let e = b.encoding.as_ref().expect("encoding reported");
+    assert_eq!(e.name, "Shift_JIS");
+    // `--encoding shift_jis` and `euc-jp` (on the EUC-JP bytes) read it too.
+    let o = run_with_stdin(
+        &["audit", "--format", "json", "--encoding", "shift_jis", "-"],
+        &bytes,
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\"total\": \"3850\""));
+    let euc = encoding_rs::EUC_JP.encode(JAPANESE).0.into_owned();
+    let o = run_with_stdin(
+        &["audit", "--format", "json", "--encoding", "euc-jp", "-"],
+        &euc,
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("\"total\": \"3850\""),
+        "{}",
+        stderr(&o)
+    );
 }
