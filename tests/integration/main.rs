@@ -27,6 +27,7 @@ mod parquet;
 mod parts;
 mod pdf_invoices;
 mod props;
+mod props_shapes;
 mod real_data;
 mod real_files;
 mod reconcile;
