@@ -406,20 +406,7 @@ pub fn infer(
             value: v.clone(),
             columns: raw.iter().map(|s| s.trim().to_string()).collect(),
         })?;
-        let others: Vec<Role> = map
-            .roles
-            .iter()
-            .filter(|(r, i)| **i == c && **r != *role)
-            .map(|(r, _)| *r)
-            .collect();
-        let mut kept = ColumnMap::default();
-        for (r, i) in map.roles.iter() {
-            if !others.contains(r) && r != role {
-                kept.roles.insert(*r, *i);
-            }
-        }
-        kept.roles.insert(*role, c);
-        map.roles = kept.roles;
+        let others = map.roles.assign(*role, c);
         columns.retain(|x| x.role != *role && !others.contains(&x.role));
     }
     let description = map.get(Role::Description);

@@ -307,6 +307,21 @@ impl RoleMap {
         self.0[role as usize].take()
     }
 
+    /// Gives `column` to `role` and to it alone (a column is one role, as
+    /// a `--columns` override says): returns the roles that gave it up.
+    pub fn assign(&mut self, role: Role, column: usize) -> Vec<Role> {
+        let others: Vec<Role> = self
+            .iter()
+            .filter(|(r, c)| **c == column && **r != role)
+            .map(|(r, _)| *r)
+            .collect();
+        for r in &others {
+            self.remove(*r);
+        }
+        self.insert(role, column);
+        others
+    }
+
     pub fn len(&self) -> usize {
         self.0.iter().flatten().count()
     }
@@ -470,16 +485,7 @@ pub fn map_header(
         // role: one the vocabulary gave it gives way (`amount=price` in a
         // file where `price` read as the unit price).
         let i = crate::normalise::infer::override_column(&names, name)?;
-        let others: Vec<Role> = map
-            .roles
-            .iter()
-            .filter(|(r, c)| **c == i && **r != *role)
-            .map(|(r, _)| *r)
-            .collect();
-        for r in others {
-            map.roles.remove(r);
-        }
-        map.roles.insert(*role, i);
+        map.roles.assign(*role, i);
     }
     if signed {
         let mut missing = Vec::new();
