@@ -33,8 +33,8 @@ fn has(b: &Bill, code: &str) -> bool {
 
 #[test]
 fn summary_rows_after_a_currency_column_are_statements() {
-    // On main the three summary rows were summed as items: 110 + 60 + 40 +
-    // 11 + 121 = 342.00, near three times the bill.
+    // On main the three summary rows were summed as items: 60.00 + 50.00 +
+    // 110.00 + 11.00 + 121.00 = 352.00, near three times the bill.
     let csv = "Currency,Description,Amount\n\
                USD,GPU instance A100,60.00\n\
                USD,Block storage volume,50.00\n\
@@ -62,7 +62,8 @@ fn chinese_summary_rows_after_an_account_column_are_statements() {
                acc-01,税额,6.00\n\
                acc-01,价税合计,106.00\n";
     let b = audit("cn-acc.csv", csv);
-    // 90.00 + 10.00 + 6.00 (tax) = 106.00; on main 100 + 106 more were summed.
+    // 90.00 + 10.00 + 6.00 (tax) = 106.00; on main 小计 100.00 and 价税合计
+    // 106.00 were summed too: 312.00.
     assert_eq!(b.total, d("106.00"));
     assert_eq!(b.totals.get(Category::Bandwidth), d("10.00"));
     assert_eq!(b.skipped.summary, 2);
