@@ -44,6 +44,11 @@ pub struct Bill {
     /// How the file was read where the file alone does not say (the order
     /// assumed for its slashed dates): facts for the reader, not findings.
     pub notes: Vec<String>,
+    /// The encoding the file was read in when it was not UTF-8, and why.
+    pub encoding: Option<crate::ingest::EncodingChoice>,
+    /// The columns whose roles were inferred from the content (no profile
+    /// and no header name matched them), with the reasons.
+    pub inferred_columns: Vec<crate::normalise::infer::InferredColumn>,
 }
 
 impl Bill {
@@ -239,6 +244,8 @@ impl<'p> BillBuilder<'p> {
             passed,
             baseline: None,
             notes: Vec::new(),
+            encoding: None,
+            inferred_columns: Vec::new(),
         }
     }
 }

@@ -104,9 +104,7 @@ enum InputArg {
 }
 
 pub fn parse_encoding(s: &str) -> Result<TextEncoding, String> {
-    TextEncoding::parse(s).ok_or_else(|| {
-        format!("unknown encoding `{s}` (expected utf-8, utf-16le, utf-16be, gb18030 or gbk)")
-    })
+    TextEncoding::parse(s).ok_or_else(|| billaudit::ingest::decode::unknown_label(s))
 }
 
 fn parse_column(pair: &str) -> Result<(Role, String), String> {

@@ -176,10 +176,7 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             let e = TextEncoding::parse(enc.get_ref()).ok_or_else(|| {
                 err(
                     enc.span(),
-                    format!(
-                        "unknown encoding `{}` (expected utf-8, utf-16le, utf-16be, gb18030 or gbk)",
-                        enc.get_ref()
-                    ),
+                    crate::ingest::decode::unknown_label(enc.get_ref()),
                 )
             })?;
             c.encodings.insert(profile.name.clone(), e);

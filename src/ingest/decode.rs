@@ -3,11 +3,18 @@
 //! UTF-8 (with or without BOM) is passed through untouched: fields are
 //! validated one by one, so an invalid byte in the middle of a UTF-8 file is
 //! reported with its line instead of being guessed away. UTF-16 and
-//! GB18030/GBK are transcoded to UTF-8 while streaming.
+//! GB18030/GBK and every other encoding `encoding_rs` knows (Windows-1252,
+//! Shift_JIS, EUC-JP, ...) are transcoded to UTF-8 while streaming.
+//!
+//! Detection, when no encoding is given: a BOM; UTF-16 by its NUL pattern;
+//! UTF-8 when the bytes are valid; otherwise the legacy encoding under which
+//! the prefix decodes cleanly and names the most header words of
+//! [`crate::vocab::headers`] (GB18030 or Shift_JIS), else Windows-1252 when
+//! its bytes are all Windows-1252 characters (see [`sniff_reason`]).
 
 use std::io::Read;
 
-use encoding_rs::{Encoding, GB18030, UTF_16BE, UTF_16LE};
+use encoding_rs::{Encoding, GB18030, SHIFT_JIS, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 /// How a file's bytes become text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,16 +23,68 @@ pub enum TextEncoding {
     Utf16Le,
     Utf16Be,
     Gb18030,
+    /// Any other encoding of the WHATWG Encoding Standard (`windows-1252`,
+    /// `shift_jis`, `euc-jp`, `iso-8859-2`, ...).
+    Other(&'static Encoding),
+}
+
+/// The encoding a file was read in when it was not UTF-8, and why: the
+/// report's `encoding` (docs/json-output.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodingChoice {
+    /// The WHATWG name (`windows-1252`, `Shift_JIS`, `gb18030`, `UTF-16LE`).
+    pub name: String,
+    pub reason: String,
+}
+
+impl EncodingChoice {
+    /// The report's note: `read as windows-1252: not UTF-8; ...`.
+    pub fn note(&self) -> String {
+        format!("read as {}: {}", self.name, self.reason)
+    }
+}
+
+/// Labels shown when an encoding is not known: examples, not the list (every
+/// WHATWG label is accepted).
+pub const EXAMPLE_LABELS: &str = "utf-8, utf-16le, utf-16be, gb18030, gbk, windows-1252 (latin1, iso-8859-1, cp1252), iso-8859-15, windows-1250, shift_jis (sjis), euc-jp, iso-2022-jp, euc-kr, big5, koi8-r, windows-1251";
+
+/// The message for an encoding label nobody knows.
+pub fn unknown_label(label: &str) -> String {
+    format!(
+        "unknown encoding `{label}`: expected a WHATWG encoding label (https://encoding.spec.whatwg.org/#names-and-labels), e.g. {EXAMPLE_LABELS}"
+    )
 }
 
 impl TextEncoding {
+    /// Any WHATWG label (`latin1`, `windows-1252`, `iso-8859-1`,
+    /// `shift_jis`, `euc-jp`, ...), plus the spellings users type
+    /// (`utf8`, `utf-8-sig`, `utf-16`, `unicode`, `cp936`, `sjis`).
     pub fn parse(s: &str) -> Option<Self> {
-        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
-            "utf-8" | "utf8" | "utf-8-sig" => Some(Self::Utf8),
-            "utf-16le" | "utf16le" | "utf-16" | "unicode" => Some(Self::Utf16Le),
-            "utf-16be" | "utf16be" => Some(Self::Utf16Be),
-            "gb18030" | "gbk" | "gb2312" | "cp936" => Some(Self::Gb18030),
-            _ => None,
+        let t = s.trim().to_ascii_lowercase();
+        match t.replace('_', "-").as_str() {
+            "utf-8" | "utf8" | "utf-8-sig" => return Some(Self::Utf8),
+            "utf-16le" | "utf16le" | "utf-16" | "unicode" => return Some(Self::Utf16Le),
+            "utf-16be" | "utf16be" => return Some(Self::Utf16Be),
+            "gb18030" | "gbk" | "gb2312" | "cp936" => return Some(Self::Gb18030),
+            "sjis" | "cp932" | "shift-jis" => return Some(Self::Other(SHIFT_JIS)),
+            _ => {}
+        }
+        let e = Encoding::for_label(t.as_bytes())?;
+        Some(Self::of(e))
+    }
+
+    /// The variant of an `encoding_rs` encoding.
+    pub fn of(e: &'static Encoding) -> Self {
+        if e == encoding_rs::UTF_8 {
+            Self::Utf8
+        } else if e == UTF_16LE {
+            Self::Utf16Le
+        } else if e == UTF_16BE {
+            Self::Utf16Be
+        } else if e == GB18030 || e == encoding_rs::GBK {
+            Self::Gb18030
+        } else {
+            Self::Other(e)
         }
     }
 
@@ -35,6 +94,7 @@ impl TextEncoding {
             Self::Utf16Le => "utf-16le",
             Self::Utf16Be => "utf-16be",
             Self::Gb18030 => "gb18030",
+            Self::Other(e) => e.name(),
         }
     }
 
@@ -44,6 +104,7 @@ impl TextEncoding {
             Self::Utf16Le => Some(UTF_16LE),
             Self::Utf16Be => Some(UTF_16BE),
             Self::Gb18030 => Some(GB18030),
+            Self::Other(e) => Some(e),
         }
     }
 }
@@ -58,6 +119,103 @@ pub enum Sniffed {
 
 /// Decides the encoding from a prefix of the file.
 pub fn sniff(prefix: &[u8]) -> Sniffed {
+    sniff_reason(prefix).0
+}
+
+/// Like [`sniff`], with why a legacy encoding was chosen (for the report):
+/// `None` for UTF-8 and for what a BOM or the NUL pattern of UTF-16 says.
+pub fn sniff_reason(prefix: &[u8]) -> (Sniffed, Option<String>) {
+    let s = sniff_bytes(prefix);
+    let Sniffed::Text(TextEncoding::Utf8) = s else {
+        return (s, None);
+    };
+    let (valid_multibyte, invalid) = utf8_census(prefix);
+    if invalid == 0 {
+        return (s, None);
+    }
+    legacy(prefix, valid_multibyte, invalid)
+        .map_or((s, None), |(e, why)| (Sniffed::Text(e), Some(why)))
+}
+
+/// The legacy encoding of a prefix that is not UTF-8, and why.
+fn legacy(prefix: &[u8], valid_multibyte: usize, invalid: usize) -> Option<(TextEncoding, String)> {
+    let clean = |e: &'static Encoding| {
+        let (text, had_errors) = e.decode_without_bom_handling(trim_partial_gb(prefix));
+        (!had_errors).then(|| text.into_owned())
+    };
+    let gb = clean(GB18030);
+    let sjis = clean(SHIFT_JIS);
+    let words = |t: &Option<String>| t.as_deref().map_or(Vec::new(), header_words);
+    let (gb_words, sjis_words) = (words(&gb), words(&sjis));
+    // Shift_JIS pairs are mostly valid GBK pairs too: the header words decide.
+    if sjis.is_some() && sjis_words.len() > gb_words.len() {
+        return Some((
+            TextEncoding::Other(SHIFT_JIS),
+            format!(
+                "not UTF-8; decodes as Shift_JIS with the Japanese header words {}",
+                quoted(&sjis_words)
+            ),
+        ));
+    }
+    // Mostly invalid as UTF-8 and clean as GB18030: a GBK re-save.
+    if gb.is_some() && valid_multibyte * 10 <= invalid {
+        return Some((
+            TextEncoding::Gb18030,
+            "not UTF-8; decodes as GB18030".into(),
+        ));
+    }
+    // Western European exports: no valid multi-byte UTF-8 at all, every
+    // byte a Windows-1252 character (not one of its five unassigned bytes,
+    // which decode to C1 controls), and a header found. Without a header,
+    // a stray byte stays an invalid UTF-8 cell, reported on its line.
+    if valid_multibyte == 0 {
+        let text = clean(WINDOWS_1252)?;
+        if text.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) {
+            return None;
+        }
+        let found = header_words(&text);
+        if !found.is_empty() {
+            let why = format!(
+                "not UTF-8; decodes as Windows-1252 with the header words {}",
+                quoted(&found)
+            );
+            return Some((TextEncoding::Other(WINDOWS_1252), why));
+        }
+    }
+    None
+}
+
+/// The header words of [`crate::vocab::headers`] that are whole cells of
+/// the first lines of `text` (any delimiter), at most three, in order.
+fn header_words(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in text.lines().take(64) {
+        for cell in line.split([',', ';', '\t', '|']) {
+            let c = cell.trim().trim_matches('"').trim();
+            if !c.is_ascii() || c.len() >= 3 {
+                let is_word = crate::vocab::headers::ALL
+                    .iter()
+                    .flat_map(|l| l.iter())
+                    .any(|w| w.eq_ignore_ascii_case(c));
+                if is_word && !found.iter().any(|f: &String| f == c) && found.len() < 3 {
+                    found.push(c.to_string());
+                }
+            }
+        }
+    }
+    found
+}
+
+fn quoted(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What the bytes say before any legacy encoding is considered.
+fn sniff_bytes(prefix: &[u8]) -> Sniffed {
     if prefix.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Sniffed::Text(TextEncoding::Utf8);
     }
@@ -99,17 +257,6 @@ pub fn sniff(prefix: &[u8]) -> Sniffed {
         .count();
     if controls * 20 > prefix.len().max(1) {
         return Sniffed::Binary("binary data (control bytes)");
-    }
-    let (valid_multibyte, invalid) = utf8_census(prefix);
-    if invalid == 0 {
-        return Sniffed::Text(TextEncoding::Utf8);
-    }
-    // Mostly invalid as UTF-8 and clean as GB18030: a GBK re-save.
-    if valid_multibyte * 10 <= invalid {
-        let (_, had_errors) = GB18030.decode_without_bom_handling(trim_partial_gb(prefix));
-        if !had_errors {
-            return Sniffed::Text(TextEncoding::Gb18030);
-        }
     }
     Sniffed::Text(TextEncoding::Utf8)
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use decode::Sniffed;
-pub use decode::TextEncoding;
+pub use decode::{EncodingChoice, TextEncoding};
 
 /// How many bytes are read up front to decide encoding, delimiter and kind.
 pub const PREFIX_LEN: usize = 64 * 1024;
@@ -169,6 +169,9 @@ fn walk(
 /// reader that yields the whole content as UTF-8 (UTF-8 is passed through).
 pub struct Opened<'a> {
     pub encoding: TextEncoding,
+    /// Why the content was read in an encoding other than UTF-8 (detected
+    /// from its bytes, or given): for the report. `None` for UTF-8.
+    pub encoding_note: Option<String>,
     /// The first bytes of the content, decoded (lossily), for sniffing.
     pub prefix_text: String,
     pub reader: Box<dyn Read + 'a>,
@@ -432,11 +435,15 @@ pub fn open_reader_limited<'a>(
     if prefix.is_empty() {
         return Err(Error::input(display, "the file is empty"));
     }
-    let encoding = match forced {
-        Some(e) => e,
-        None => match decode::sniff(&prefix) {
-            Sniffed::Text(e) => e,
-            Sniffed::Binary(what) => {
+    let (encoding, encoding_note) = match forced {
+        Some(TextEncoding::Utf8) => (TextEncoding::Utf8, None),
+        Some(e) => (
+            e,
+            Some("given with --encoding (or the profile's `encoding`)".to_string()),
+        ),
+        None => match decode::sniff_reason(&prefix) {
+            (Sniffed::Text(e), why) => (e, why),
+            (Sniffed::Binary(what), _) => {
                 if let Some(e) = stray_nul(display, &prefix) {
                     return Err(e);
                 }
@@ -465,6 +472,7 @@ pub fn open_reader_limited<'a>(
     };
     Ok(Opened {
         encoding,
+        encoding_note,
         prefix_text,
         reader,
         seekable: None,

@@ -346,6 +346,25 @@ impl RoleMap {
         self.0[role as usize].replace(column)
     }
 
+    pub fn remove(&mut self, role: Role) -> Option<usize> {
+        self.0[role as usize].take()
+    }
+
+    /// Gives `column` to `role` and to it alone (a column is one role, as
+    /// a `--columns` override says): returns the roles that gave it up.
+    pub fn assign(&mut self, role: Role, column: usize) -> Vec<Role> {
+        let others: Vec<Role> = self
+            .iter()
+            .filter(|(r, c)| **c == column && **r != role)
+            .map(|(r, _)| *r)
+            .collect();
+        for r in &others {
+            self.remove(*r);
+        }
+        self.insert(role, column);
+        others
+    }
+
     pub fn len(&self) -> usize {
         self.0.iter().flatten().count()
     }
@@ -518,9 +537,11 @@ pub fn map_header(
         }
     }
     for (role, name) in overrides {
-        let target = normalise_header(name).name;
-        let i = find(&target)?;
-        map.roles.insert(*role, i);
+        // By name or by 1-based position (`amount=7`). A column is one
+        // role: one the vocabulary gave it gives way (`amount=price` in a
+        // file where `price` read as the unit price).
+        let i = crate::normalise::infer::override_column(&names, name)?;
+        map.roles.assign(*role, i);
     }
     if signed {
         let mut missing = Vec::new();

@@ -22,6 +22,10 @@ pub(super) struct Bills<'p> {
     /// What the report says about how the file was read (the order of its
     /// slashed dates), on every bill of the file.
     pub(super) notes: Vec<String>,
+    /// See [`Bill::encoding`].
+    pub(super) encoding: Option<crate::ingest::EncodingChoice>,
+    /// See [`Bill::inferred_columns`].
+    pub(super) inferred_columns: Vec<crate::normalise::infer::InferredColumn>,
     /// The first line of the input being read whose dates prove day-first
     /// / month-first (see `LineItem::date_proves`).
     pub(super) proved: [Option<u64>; 2],
@@ -43,6 +47,8 @@ impl<'p> Bills<'p> {
             policy,
             list: Vec::new(),
             notes: Vec::new(),
+            encoding: None,
+            inferred_columns: Vec::new(),
             proved: [None; 2],
         }
     }
@@ -182,6 +188,8 @@ impl<'p> Bills<'p> {
         }
         let notes = self.notes;
         let currency_note = self.currency_note;
+        let encoding = self.encoding;
+        let inferred = self.inferred_columns;
         Ok(self
             .list
             .into_iter()
@@ -189,6 +197,8 @@ impl<'p> Bills<'p> {
                 let mut bill = b.finish();
                 bill.notes.clone_from(&notes);
                 bill.currency_note.clone_from(&currency_note);
+                bill.encoding.clone_from(&encoding);
+                bill.inferred_columns.clone_from(&inferred);
                 bill
             })
             .collect())

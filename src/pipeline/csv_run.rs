@@ -9,7 +9,8 @@ use ::csv::ByteRecord;
 
 use super::bills::Bills;
 use super::diagnostics::{
-    csv_error, header_snippet, io_error, missing_columns, no_header, shift_error, swallowed,
+    csv_error, header_snippet, io_error, missing_columns, no_header, override_not_found,
+    shift_error, swallowed,
 };
 use super::parallel::{Blocks, Parallel, Ranges};
 use super::{Options, ProgressHook, seen};
@@ -23,7 +24,9 @@ use crate::model::LineItem;
 use crate::normalise::date::{DateOrder, DateScan};
 use crate::normalise::number::DecimalMark;
 use crate::normalise::profile::{self, ColumnMap, Profile};
-use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header};
+use crate::normalise::{
+    HEADER_SEARCH_ROWS, RowNormaliser, RowOutcome, SkipReason, detect_header, infer,
+};
 use crate::vocab::summary::SummaryKind;
 
 /// A stream is cut into blocks of at most this size: the blocks waiting
@@ -110,6 +113,13 @@ impl<'o> Run<'o> {
             .unwrap_or_else(|| ingest::csv::sniff_delimiter(&opened.prefix_text));
         let seekable = opened.seekable.clone();
         let later_part = self.state.is_some();
+        let encoding = opened
+            .encoding_note
+            .clone()
+            .map(|reason| crate::ingest::EncodingChoice {
+                name: opened.encoding.as_str().to_string(),
+                reason,
+            });
         if let Some(st) = &self.state {
             // A later part: its header must be the first part's.
             let mut probe = ingest::csv::reader(opened.prefix_text.as_bytes(), delimiter);
@@ -143,6 +153,13 @@ impl<'o> Run<'o> {
         // The header is found, not assumed: title lines above it are skipped.
         let mut found = None;
         let mut searched = 0;
+        // The rows searched, for inferring the columns when no header is
+        // recognised (first part only), and the first row that a profile
+        // recognises without the `--columns` the user gave.
+        let mut kept: Vec<(ByteRecord, u64)> = Vec::new();
+        let mut plain: Option<(u64, Vec<String>)> = None;
+        // Rows read by the header search that are data rows (inferred columns).
+        let mut pending: Vec<(ByteRecord, u64)> = Vec::new();
         while searched < HEADER_SEARCH_ROWS {
             match rdr.read_byte_record(&mut rec) {
                 Ok(true) => {}
@@ -160,6 +177,23 @@ impl<'o> Run<'o> {
                     break;
                 }
                 continue;
+            }
+            if parquet.is_none() && !opts.forced_profile {
+                kept.push((rec.clone(), record_start(&rdr, &rec).1));
+                if plain.is_none()
+                    && !opts.columns.is_empty()
+                    && detect_header(
+                        &opts.profiles,
+                        &cells,
+                        searched,
+                        &Vec::new(),
+                        opts.cost,
+                        false,
+                    )
+                    .is_some()
+                {
+                    plain = Some((record_start(&rdr, &rec).1, cells.clone()));
+                }
             }
             if let Some((p, map)) = detect_header(
                 &opts.profiles,
@@ -200,6 +234,68 @@ impl<'o> Run<'o> {
                 break;
             }
         }
+        if found.is_none() && self.state.is_none() && searched > 0 {
+            if let Some((line, cells)) = &plain {
+                return Err(override_not_found(path, *line, cells, opts).into());
+            }
+            if !kept.is_empty() {
+                let rows: Vec<Vec<String>> = kept
+                    .iter()
+                    .map(|(r, _)| {
+                        r.iter()
+                            .map(|c| String::from_utf8_lossy(c).into_owned())
+                            .collect()
+                    })
+                    .collect();
+                let mark = if delimiter == b';' {
+                    DecimalMark::Comma
+                } else {
+                    DecimalMark::Dot
+                };
+                match infer::infer(&rows, &opts.columns, mark) {
+                    Ok(inf) => {
+                        let p = infer::profile();
+                        let header = inf.header.map(|h| rows[h].clone()).unwrap_or_default();
+                        let line = match inf.header {
+                            Some(h) => kept[h].1,
+                            None => kept[inf.first_data].1.saturating_sub(1),
+                        };
+                        let mut bills = Bills::new(
+                            &self.display,
+                            &p.name,
+                            inf.map.header_currency.clone(),
+                            &opts.policy,
+                        );
+                        bills.currency_note = inf.currency_note.clone();
+                        for c in &inf.columns {
+                            bills.notes.push(c.note());
+                        }
+                        bills.inferred_columns = inf.columns.clone();
+                        pending = kept.split_off(inf.first_data);
+                        self.state = Some(RunState {
+                            user: opts.user_rules.bind(path, &p.name, &inf.map.names),
+                            profile: p,
+                            map: inf.map,
+                            header,
+                            delimiter,
+                            bills,
+                        });
+                        found = Some(line);
+                    }
+                    Err(infer::InferError::NoSuchColumn { value, columns }) => {
+                        return Err(Error::input(
+                            path,
+                            format!(
+                                "--columns: `{value}` is not among the columns of the file ({}); name a column or give its 1-based position",
+                                columns.join(", ")
+                            ),
+                        )
+                        .into());
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
         let Some(header_line) = found else {
             if searched == 0 {
                 return Err(Error::input(path, "the file has no rows").into());
@@ -211,6 +307,12 @@ impl<'o> Run<'o> {
         let Some(state) = &mut self.state else {
             return Err(Error::input(path, "no header").into());
         };
+        if !later_part {
+            if let Some(e) = encoding {
+                state.bills.notes.push(e.note());
+                state.bills.encoding = Some(e);
+            }
+        }
         if later_part {
             // A later part: user rules scoped to paths see this part's path,
             // as they do when the part is read alone (`lines`, --no-merge).
@@ -264,6 +366,19 @@ impl<'o> Run<'o> {
             window.keeps_all() && (!window.eof() || left >= p.min_bytes)
         };
         let read = (|| -> std::result::Result<u64, Fed<'r>> {
+            if !pending.is_empty() {
+                // Inferred columns: the rows the search read first, then
+                // the rest of the input, on this thread.
+                let mut cache = crate::classify::ClassCache::default();
+                for (rec, line) in &pending {
+                    let mut outcome = norm.row(*line, rec);
+                    class.outcome(rec, &mut outcome, &mut cache);
+                    apply_outcome(&mut state.bills, &mut outcome, *line, opts, path);
+                }
+                rdr.get_mut().forget();
+                let rest = read_rows(&mut rdr, 0, &norm, &class, &mut state.bills, path)?;
+                return Ok(pending.len() as u64 + rest);
+            }
             if let Some(table) = &parquet {
                 // Parquet: the rows come from the row groups, not the text.
                 let text = super::parquet_run::text_columns(
@@ -362,7 +477,8 @@ fn scan_dates(prefix: &str, delimiter: u8, header: &[String], map: &ColumnMap) -
     if !cols.is_empty() {
         let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
         let mut rec = ByteRecord::new();
-        let mut past_header = false;
+        // A file without a header row (inferred columns) is data from the top.
+        let mut past_header = header.is_empty();
         // The prefix may end inside the last record: it is not read.
         let mut last = Vec::new();
         while let Ok(true) = rdr.read_byte_record(&mut rec) {

@@ -128,6 +128,35 @@ pub(super) fn no_header(path: &str, searched: usize, opts: &Options) -> Error {
     )
 }
 
+/// A header was recognised, but a `--columns` name is not among its
+/// columns: say which, and list them (instead of "no header row found").
+pub(super) fn override_not_found(path: &str, line: u64, cells: &[String], opts: &Options) -> Error {
+    let names: Vec<String> = cells
+        .iter()
+        .map(|c| crate::normalise::header::normalise_header(c).name)
+        .collect();
+    let missing: Vec<&str> = opts
+        .columns
+        .iter()
+        .filter(|(_, v)| crate::normalise::infer::override_column(&names, v).is_none())
+        .map(|(_, v)| v.as_str())
+        .collect();
+    let listed: Vec<&str> = cells.iter().map(|c| c.trim()).collect();
+    Error::at_line(
+        path,
+        line,
+        format!(
+            "--columns: {} not among the columns of the header on line {line} ({}); name one of them or give its 1-based position",
+            missing
+                .iter()
+                .map(|m| format!("`{m}` is"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            listed.join(", ")
+        ),
+    )
+}
+
 pub(super) fn amount_aliases(profiles: &[Profile]) -> String {
     profiles
         .iter()

@@ -6,22 +6,35 @@ use ::csv::ByteRecord;
 
 use super::Options;
 use crate::ingest;
-use crate::normalise::{HEADER_SEARCH_ROWS, detect_header};
+use crate::normalise::number::DecimalMark;
+use crate::normalise::{HEADER_SEARCH_ROWS, detect_header, infer};
 
-/// True when one of the first rows of `prefix` maps as a CSV header.
+/// True when one of the first rows of `prefix` maps as a CSV header, or
+/// (no profile forced) its rows are a table whose columns can be inferred
+/// ([`infer`]: a column of numbers in rows of one width).
 pub(super) fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool {
     let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
     let mut rec = ByteRecord::new();
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let inferable = |rows: &[Vec<String>]| {
+        !opts.forced_profile
+            && looks_like_csv(prefix, delimiter)
+            && infer::infer(rows, &Vec::new(), DecimalMark::Dot).is_ok()
+    };
     for row in 1..=HEADER_SEARCH_ROWS {
         match rdr.read_byte_record(&mut rec) {
             Ok(true) => {}
             // The prefix may end inside a quoted field: what was read counts.
-            Ok(false) | Err(_) => return false,
+            Ok(false) => return inferable(&rows),
+            Err(_) => return false,
         }
         let cells: Vec<String> = rec
             .iter()
             .map(|c| String::from_utf8_lossy(c).into_owned())
             .collect();
+        if rdr.position().byte() < prefix.len() as u64 || prefix.ends_with('\n') {
+            rows.push(cells.clone());
+        }
         if detect_header(
             &opts.profiles,
             &cells,
@@ -35,7 +48,7 @@ pub(super) fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool
             return true;
         }
     }
-    false
+    inferable(&rows)
 }
 
 /// A quoted field that runs this many lines is an unclosed quote, not a

@@ -100,6 +100,30 @@ pub struct JsonBill {
     /// assumed for slashed dates). Serialised only when there are some.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The encoding the file was read in when it was not UTF-8, and why.
+    /// Serialised only then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<JsonEncoding>,
+    /// The columns whose roles were inferred from the content, with the
+    /// reasons. Serialised only when there are some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inferred_columns: Vec<JsonInferredColumn>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JsonEncoding {
+    pub name: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JsonInferredColumn {
+    pub role: String,
+    /// 1-based, as `--columns role=N` takes it.
+    pub column: usize,
+    /// The header cell, `null` in a file without a header row.
+    pub header: Option<String>,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -199,6 +223,20 @@ impl From<&Bill> for JsonBill {
                 vanished_findings: d.vanished_findings.clone(),
             }),
             notes: b.notes.clone(),
+            encoding: b.encoding.as_ref().map(|e| JsonEncoding {
+                name: e.name.clone(),
+                reason: e.reason.clone(),
+            }),
+            inferred_columns: b
+                .inferred_columns
+                .iter()
+                .map(|c| JsonInferredColumn {
+                    role: c.role.as_str().to_string(),
+                    column: c.column + 1,
+                    header: c.header.clone(),
+                    reason: c.reason.clone(),
+                })
+                .collect(),
         }
     }
 }

@@ -55,6 +55,8 @@ pub const DESCRIPTION: &[&str] = &[
     "内容",
     "品名",
     "摘要",
+    "品目",
+    "明細",
     // General names, in any language: after the specific ones.
     "Name",
     "名称",
@@ -87,6 +89,7 @@ pub const SERVICE: &[&str] = &[
     // Japanese
     "サービス名",
     "商品名",
+    "サービス",
 ];
 
 /// The payable amount of the line. Payable names come before list or gross
@@ -220,6 +223,9 @@ pub const PRICE_UNIT: &[&str] = &[
 pub const UNIT_PRICE: &[&str] = &[
     // English
     "Unit Price",
+    // as exports spell identifiers (`unit_price` before the bare `price`,
+    // which an enriched export uses for the line's amount)
+    "unit_price",
     "Rate",
     "Price",
     // Chinese
@@ -303,6 +309,8 @@ pub const DATE: &[&str] = &[
     // Japanese
     "日付",
     "利用日",
+    "請求日",
+    "請求年月",
 ];
 
 /// When the charged period starts.
@@ -326,6 +334,7 @@ pub const START: &[&str] = &[
     // Japanese
     "開始日時",
     "開始日",
+    "利用開始日",
 ];
 
 /// When the charged period ends.
@@ -347,6 +356,7 @@ pub const END: &[&str] = &[
     // Japanese
     "終了日時",
     "終了日",
+    "利用終了日",
 ];
 
 /// A `start - end` range in one cell.
@@ -391,6 +401,28 @@ pub const PAYMENT_SPLITS: &[&str] = &[
     "Cash Paid",
     "Voucher Paid",
     "Credit Paid",
+];
+
+/// Every list of header names above, for whoever needs to know whether a
+/// cell is a header word at all (encoding detection: a Windows-1252 or
+/// Shift_JIS reading that names header words is the file's).
+pub const ALL: &[&[&str]] = &[
+    DESCRIPTION,
+    SERVICE,
+    AMOUNT,
+    QUANTITY,
+    UNIT,
+    PRICE_UNIT,
+    UNIT_PRICE,
+    LIST_AMOUNT,
+    CURRENCY,
+    DATE,
+    START,
+    END,
+    PERIOD,
+    RESOURCE_ID,
+    LINE_KIND,
+    SERVICE_KIND,
 ];
 
 #[cfg(test)]

@@ -406,7 +406,7 @@ fn config_errors() {
         ),
         (
             "profile_bad_encoding",
-            "[[profile]]\nname = \"p\"\ncost = \"Betrag\"\nencoding = \"latin-9\"\n",
+            "[[profile]]\nname = \"p\"\ncost = \"Betrag\"\nencoding = \"latin-99\"\n",
         ),
         (
             "profile_bad_decimal_mark",
@@ -636,7 +636,8 @@ fn config_applies_to_audit_check_lines_reprice_and_sql() {
         "{}",
         stdout(&out)
     );
-    // Without the user profile no built-in profile reads the bill.
+    // Without the user profile no built-in profile reads the bill: its
+    // columns are inferred from the content (issue 26), not refused.
     let empty = tempfile::tempdir().unwrap();
     let none = empty.path().join("billaudit.toml");
     std::fs::write(&none, "").unwrap();
@@ -651,12 +652,8 @@ fn config_applies_to_audit_check_lines_reprice_and_sql() {
             bill,
         ],
     );
-    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
-    assert!(
-        stderr(&out).contains("no header row found"),
-        "{}",
-        stderr(&out)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("[inferred-csv]"), "{}", stdout(&out));
 
     // sql: the user rules, in file order, before the profile's markers and
     // the built-in rules, each labelled once.
