@@ -73,3 +73,26 @@ def test_benchmark_a_large_bill_from_python_and_the_cli(tmp_path: Path) -> None:
     (ROOT / "target/python-bench.txt").write_text(text + "\n", encoding="utf-8")
 
 
+
+
+def test_the_gil_is_released_while_a_bill_is_read(tmp_path: Path) -> None:
+    # While audit() runs on a worker thread, this thread keeps running
+    # Python: the longest pause between two of its steps is a small part of
+    # the call. Were the GIL held, one pause would last the whole call.
+    import threading
+
+    bill = tmp_path / "large.csv"
+    write_bill(bill, 5000)
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (billaudit.audit(bill), done.set()))
+    steps = []
+    start = time.perf_counter()
+    worker.start()
+    while not done.is_set():
+        steps.append(time.perf_counter())
+        time.sleep(0.001)
+    worker.join()
+    took = time.perf_counter() - start
+    gaps = [b - a for a, b in zip(steps, steps[1:])] or [took]
+    assert len(steps) > 10, (len(steps), took)
+    assert max(gaps) < took / 2, (max(gaps), took)
