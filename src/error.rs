@@ -9,26 +9,34 @@ use std::path::Path;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{path}: {source}")]
+    /// An input that could not be read (missing, unreadable, cut short).
     Io {
+        /// The input, as given.
         path: String,
         #[source]
+        /// The operating system's reason.
         source: io::Error,
     },
     #[error("{0}")]
+    /// A bad input: a damaged file, a row or field that cannot be read.
     Input(Box<InputError>),
     #[error("{0}")]
+    /// An input the options do not fit (split parts whose headers differ).
     Usage(String),
 }
 
 /// A bad input, located as precisely as we can.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
+    /// The input, as given.
     pub path: String,
+    /// 1-based line in that input, when known.
     pub line: Option<u64>,
     /// 1-based character column on that line, when known.
     pub column: Option<u64>,
     /// Column name (or invoice field) the error is about.
     pub field: Option<String>,
+    /// What is wrong, without the location.
     pub message: String,
     /// The offending source line and a caret under the field, when known.
     pub snippet: Option<String>,
@@ -130,6 +138,7 @@ impl Error {
     }
 }
 
+/// The library's result: [`Error`] unless another error type is named.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Widest part of a source line shown in a snippet, in characters.

@@ -18,6 +18,7 @@ use crate::model::dec;
 /// The result of a run over many inputs.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// The audited bills, in path order (one per file and currency).
     pub bills: Vec<Bill>,
     /// Inputs that could not be audited (exit code 2).
     pub errors: Vec<Error>,

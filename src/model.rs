@@ -17,8 +17,11 @@ pub use crate::vocab::checks::{Check, Severity};
 pub struct Finding {
     /// The check that raised it, serialised as its kebab-case code.
     pub code: Check,
+    /// `error` or `warning`: the check's default, or billaudit.toml's.
     pub severity: Severity,
+    /// What was found, with the figures, for people.
     pub message: String,
+    /// The bill the finding is about.
     pub path: String,
     /// 1-based line in the source file, when the finding is about one line.
     pub line: Option<u64>,
@@ -59,8 +62,11 @@ pub struct LineItem {
     pub description: String,
     /// The payable amount. Exactly as written, scale preserved.
     pub amount: Decimal,
+    /// The quantity, when the bill states one.
     pub quantity: Option<Decimal>,
+    /// The quantity's unit (`hours`, `GB-month`), when stated.
     pub unit: Option<String>,
+    /// The price per unit, when stated.
     pub unit_price: Option<Decimal>,
     /// The unit the price is per, when the bill has its own column for it
     /// (Alibaba and Huawei `单价单位`: `元/万次`).

@@ -90,6 +90,7 @@ pub fn check_info(code: &str) -> Option<&'static CheckInfo> {
 /// What the user decided about checks: thresholds, severities, fail level.
 #[derive(Debug, Clone)]
 pub struct Policy {
+    /// The share checks' thresholds.
     pub thresholds: Thresholds,
     /// Per-check severity; `None` turns the check off. A check not listed
     /// has its default severity.

@@ -110,6 +110,19 @@ impl Thresholds {
 
     /// Sets the threshold of `check` explicitly (ignored for a check
     /// without one).
+    ///
+    /// ```
+    /// use billaudit::{Check, Options};
+    ///
+    /// let mut opts = Options::default();
+    /// // 10%, as `--hidden-threshold 10%` sets it.
+    /// opts.policy.thresholds.set(Check::HiddenFeeShare, "0.10".parse().unwrap());
+    /// let csv = "Description,Amount\nGPU instance (hours),92.00\nInternet egress traffic,8.00\n";
+    /// let bill = &billaudit::audit_bytes("bill.csv", csv.as_bytes(), &opts).unwrap()[0];
+    /// // Hidden 8.00 / 100.00 = 8%: above the default 5%, within 10%.
+    /// assert!(bill.findings.is_empty());
+    /// assert!(bill.passed);
+    /// ```
     pub fn set(&mut self, check: Check, value: Decimal) {
         if let Some(slot) = self.slot(check) {
             *slot = value;

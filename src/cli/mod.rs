@@ -93,15 +93,39 @@ enum Command {
     Convert(convert::ConvertArgs),
 }
 
+/// Any panic that escapes is a bug: it is reported as one (exit code 2, a
+/// request to report it), never a crash dump. The binary and the wheel's
+/// `billaudit` command install it before [`run`].
+pub fn set_panic_hook() {
+    use std::io::Write;
+    std::panic::set_hook(Box::new(|info| {
+        // A damaged Parquet page: caught and reported as an input error.
+        if billaudit::ingest::parquet::panic_is_contained() {
+            return;
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "billaudit: internal error: {info}\nThis is a bug; please report it with the input that caused it."
+        );
+    }));
+}
+
 /// Runs the command line and returns the exit code.
 pub fn run() -> u8 {
+    run_from(std::env::args_os())
+}
+
+/// Runs the command line `args` (the first is the program name) and returns
+/// the exit code: the wheel's `billaudit` command (crates/billaudit-py)
+/// passes Python's `sys.argv` here.
+pub fn run_from(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     // Debug builds only: lets the test suite prove that a panic becomes exit
     // code 2 with a request to report it (tests/integration/cli.rs).
     #[cfg(debug_assertions)]
     if std::env::var_os("BILLAUDIT_TEST_PANIC").is_some() {
         panic!("BILLAUDIT_TEST_PANIC is set");
     }
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();

@@ -2,7 +2,7 @@
 //! csv crate as the reference and the fallback (issue 18).
 //!
 //! [`Splitter`] reads the records of a buffer into the same
-//! [`csv::ByteRecord`](::csv::ByteRecord) the csv crate fills, with the same
+//! [`csv::ByteRecord`] the csv crate fills, with the same
 //! record starts and lines as the csv crate configured by
 //! [`super::csv::reader`] (no headers, flexible, `"` quotes with doubled
 //! quotes, CR, LF and CRLF line ends, blank lines skipped) after

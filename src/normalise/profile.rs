@@ -323,7 +323,7 @@ const ROW_ID_HEADERS: &[&str] = &[
     "recordid",
 ];
 
-/// The indexes of [`ROW_ID_HEADERS`] columns among normalised header names.
+/// The indexes of `ROW_ID_HEADERS` columns among normalised header names.
 pub fn row_id_columns(names: &[String]) -> Vec<usize> {
     names
         .iter()

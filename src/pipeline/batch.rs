@@ -23,6 +23,22 @@ pub(super) type Unit = Result<Vec<Source>>;
 /// Audits every path (files, directories, globs, `-`) in parallel and
 /// returns the bills sorted by path. With `opts.merge`, split parts
 /// (`bill_1.csv`, `bill_2.csv`) are audited as one bill.
+///
+/// ```
+/// use billaudit::{Options, audit_paths};
+///
+/// let root = env!("CARGO_MANIFEST_DIR");
+/// let report = audit_paths(&[format!("{root}/fixtures/csv/gpu-pod-en.csv")], &Options::default());
+/// assert!(report.errors.is_empty());
+/// let bill = &report.bills[0];
+/// // compute 82.80 + 90.72 = 173.52; storage 5.00 + 35.00; replica 10.00;
+/// // bandwidth 6.00; scheduling 4.00: subtotal 233.52, + tax 18.23 - credit 10.00.
+/// assert_eq!(bill.subtotal.to_string(), "233.52");
+/// assert_eq!(bill.total.to_string(), "241.75");
+/// // Hidden 10.00 + 6.00 + 4.00 = 20.00 = 8.56% of 233.52, above 5%.
+/// assert_eq!(bill.hidden.to_string(), "20.00");
+/// assert!(!report.passed());
+/// ```
 pub fn audit_paths(paths: &[String], opts: &Options) -> Report {
     audit_paths_streaming(paths, opts, &mut |_, _| {})
 }

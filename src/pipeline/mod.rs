@@ -47,16 +47,22 @@ pub enum InputKind {
     /// Decide from the content.
     #[default]
     Auto,
+    /// A CSV export (or Parquet, a ZIP or gzip of one).
     Csv,
+    /// A plain-text invoice (`pdftotext -layout` output, an e-mail, a receipt).
     Text,
 }
 
 /// Everything that shapes one audit run.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The text encoding, instead of detecting it (`--encoding`).
     pub encoding: Option<TextEncoding>,
+    /// Columns mapped by hand (`--columns amount=Cost`).
     pub columns: ColumnOverrides,
+    /// CSV or text, instead of deciding from the content (`--input`).
     pub input: InputKind,
+    /// Thresholds, severities and the fail level.
     pub policy: Policy,
     /// Profiles tried in order on each header candidate.
     pub profiles: Vec<Profile>,
@@ -142,7 +148,9 @@ pub type SourceResult = Result<Vec<Bill>>;
 pub struct Parallelism {
     /// Worker threads; `None` means rayon's (`RAYON_NUM_THREADS`, else the cores).
     pub threads: Option<usize>,
+    /// Files smaller than this are read on one thread.
     pub min_bytes: u64,
+    /// The size of the ranges a large file is cut into.
     pub chunk_bytes: u64,
 }
 

@@ -196,6 +196,18 @@ impl Default for Context {
 }
 
 /// Renders a whole report in the chosen format.
+///
+/// ```
+/// use billaudit::{Context, Format, Options, audit_paths, render};
+///
+/// let bill = format!("{}/fixtures/csv/gpu-pod-en.csv", env!("CARGO_MANIFEST_DIR"));
+/// let report = audit_paths(&[bill], &Options::default());
+/// let json = render(&report, Format::Json, &Context::default());
+/// // docs/json-output.md: money is exact text; 233.52 + 18.23 - 10.00 = 241.75.
+/// let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+/// assert_eq!(v["bills"][0]["total"], "241.75");
+/// assert_eq!(v["passed"], false);
+/// ```
 pub fn render(report: &Report, format: Format, ctx: &Context) -> String {
     match format {
         // Escaped (`term_report`) piece by piece in `paint::Styled`.

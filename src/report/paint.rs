@@ -2,7 +2,7 @@
 //! PASSED/FAILED, ABOVE THRESHOLD, expectation outcomes) are given a
 //! [`Tone`], and [`Styled::finish`] turns the text into what the terminal
 //! gets. With [`Paint::Plain`] that is the text escaped by
-//! [`term_report`](super::term_report), byte for byte what the report was
+//! [`term_report`], byte for byte what the report was
 //! before colour existed; with [`Paint::Ansi`] the toned words are wrapped
 //! in ANSI SGR codes. The escaping runs on every piece of text first, so the
 //! only escape sequences in the output are the ones added here: an ESC in

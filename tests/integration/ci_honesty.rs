@@ -189,3 +189,52 @@ fn fuzz_smoke_fails_when_cargo_fuzz_run_fails() {
     assert!(t.contains("cargo fuzz run failed with status 77"), "{t}");
     assert!(t.contains("simulated libFuzzer failure"), "{t}");
 }
+
+/// `python3` that passes scripts/test-python's venv check and makes a venv
+/// whose pip fails as it does when PyPI cannot be reached.
+const FAKE_VENV_PYTHON: &str = "#!/bin/sh\n\
+case \"$1\" in\n\
+  -c) exit 0 ;;\n\
+  -m) if [ \"$2\" = venv ]; then mkdir -p \"$3/bin\"; \
+printf '#!/bin/sh\\necho \"ERROR: No matching distribution found for pyarrow (simulated: index unreachable)\" >&2\\nexit 1\\n' > \"$3/bin/python\"; \
+chmod +x \"$3/bin/python\"; exit 0; fi ;;\n\
+esac\n\
+exit 1\n";
+
+#[test]
+fn the_python_step_fails_under_ci_when_maturin_or_pyarrow_cannot_be_installed() {
+    let dir = tempfile::tempdir().unwrap();
+    shadowed(dir.path(), "python3", FAKE_VENV_PYTHON);
+    let path = format!(
+        "{}:{}",
+        dir.path().display(),
+        std::env::var("PATH").unwrap()
+    );
+    for (ci, code, verdict) in [
+        (Some("true"), 1, "== python: FAILED"),
+        (None, 0, "== python: SKIPPED"),
+    ] {
+        let mut cmd = Command::new("bash");
+        cmd.arg(root().join(".ci/run"))
+            .arg("python")
+            .current_dir(root())
+            .env("PATH", &path)
+            // Never the checkout's own target/py-venv.
+            .env("BILLAUDIT_PY_VENV", dir.path().join("venv"))
+            .env_remove("CI");
+        if let Some(v) = ci {
+            cmd.env("CI", v);
+        }
+        let out = cmd.output().unwrap();
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(code), "{t}");
+        assert!(
+            t.contains(
+                "install failed: pip install maturin==1.16.0 pytest pyarrow exited with status 1"
+            ),
+            "{t}"
+        );
+        assert!(t.contains("simulated: index unreachable"), "{t}");
+        assert!(t.contains(verdict), "{t}");
+    }
+}

@@ -152,7 +152,7 @@ thread_local! {
 }
 
 /// Whether this thread is inside the `parquet` crate's decoding, where a
-/// panic is caught and becomes an input error ([`contained`]): a panic hook
+/// panic is caught and becomes an input error (`contained`): a panic hook
 /// stays quiet then.
 pub fn panic_is_contained() -> bool {
     CONTAINED.with(std::cell::Cell::get)

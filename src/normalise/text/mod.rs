@@ -119,7 +119,7 @@ pub enum HeaderField {
     /// items, the amount left to pay after a [`HeaderField::Payment`]
     /// (`Te betalen  € 0,00`), the VAT already included in gross item
     /// amounts (`BTW 21%  € 124,61`), a sum carried between pages. See
-    /// [`settle`].
+    /// `settle`.
     Restated,
     /// A description that runs onto the next line, indented under the
     /// item's description (`  instance gpu-8x-h100-a - us-east-3`): joined
