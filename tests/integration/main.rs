@@ -9,6 +9,7 @@ mod cloud_fixtures;
 mod common;
 mod config;
 mod dates;
+mod descriptions;
 mod diagnostics;
 mod docs;
 mod fixtures_csv;
