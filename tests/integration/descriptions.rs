@@ -5,30 +5,12 @@
 
 use std::str::FromStr;
 
+use billaudit::Category;
 use billaudit::classify::Classifier;
-use billaudit::{Bill, Category};
 use rust_decimal::Decimal;
 
 use crate::common::root;
-
-fn d(s: &str) -> Decimal {
-    Decimal::from_str(s).unwrap()
-}
-
-fn audit(name: &str, csv: &str) -> Bill {
-    let mut bills = billaudit::audit_bytes(name, csv.as_bytes(), &billaudit::Options::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}\n{csv}"));
-    assert_eq!(bills.len(), 1, "{name}: one bill");
-    bills.remove(0)
-}
-
-fn lines_of(b: &Bill, code: &str) -> Vec<Option<u64>> {
-    b.findings
-        .iter()
-        .filter(|f| f.code == code)
-        .map(|f| f.line)
-        .collect()
-}
+use crate::headers::{audit, d, lines_of};
 
 /// A GPU marketplace's invoice, in its own wording (Vast.ai's
 /// `Instance N ... charge: quantity * price` lines). On main the download
