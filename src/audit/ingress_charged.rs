@@ -15,8 +15,17 @@ const INBOUND: &[&str] = &[
     "流入",
     "入网",
     "入云",
+    // A GPU marketplace's `Instance 42 upload charge`: data sent to the host.
+    "upload",
 ];
-const OUTBOUND: &[&str] = &["egress", "outbound", "出方向", "流出", "-out-bytes"];
+const OUTBOUND: &[&str] = &[
+    "egress",
+    "outbound",
+    "出方向",
+    "流出",
+    "-out-bytes",
+    "download",
+];
 
 /// Whether the texts describe inbound traffic (lowercase input).
 pub fn is_inbound(text: &str) -> bool {
@@ -66,5 +75,9 @@ mod tests {
         assert!(!is_inbound("public egress traffic"));
         assert!(!is_inbound("outbound data transfer"));
         assert!(!is_inbound("公网流出流量"));
+        assert!(is_inbound("instance 42 upload charge: 3 gb * $0.02/gb"));
+        assert!(!is_inbound(
+            "instance 42 download charge: 12.5 gb * $0.02/gb"
+        ));
     }
 }

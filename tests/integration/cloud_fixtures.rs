@@ -414,7 +414,8 @@ fn focus_1_2_known_services_are_not_unclassified() {
     );
     // The rule of each data line (line 2 is the first), written by hand.
     let want = [
-        "builtin:compute",
+        // `Compute` by name: a workload kind, after the disks (issue 26)
+        "builtin:compute-workload",
         "builtin:storage",
         "builtin:compute",
         "builtin:replica",

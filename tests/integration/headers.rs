@@ -9,11 +9,11 @@ use rust_decimal::Decimal;
 
 use crate::common::{fixture, run, stdout};
 
-fn d(s: &str) -> Decimal {
+pub(crate) fn d(s: &str) -> Decimal {
     Decimal::from_str(s).unwrap()
 }
 
-fn audit(name: &str, csv: &str) -> Bill {
+pub(crate) fn audit(name: &str, csv: &str) -> Bill {
     let mut bills = billaudit::audit_bytes(name, csv.as_bytes(), &billaudit::Options::default())
         .unwrap_or_else(|e| panic!("{name}: {e}\n{csv}"));
     assert_eq!(bills.len(), 1, "{name}: one bill");
@@ -21,7 +21,7 @@ fn audit(name: &str, csv: &str) -> Bill {
 }
 
 /// The line numbers of a bill's findings of `code`.
-fn lines_of(b: &Bill, code: &str) -> Vec<Option<u64>> {
+pub(crate) fn lines_of(b: &Bill, code: &str) -> Vec<Option<u64>> {
     b.findings
         .iter()
         .filter(|f| f.code == code)

@@ -10,6 +10,7 @@ mod common;
 mod config;
 mod csv_shapes;
 mod dates;
+mod descriptions;
 mod diagnostics;
 mod docs;
 mod fixtures_csv;

@@ -70,11 +70,16 @@ fn focus_sample() {
         "20.52022672899",
         &[
             ("bandwidth", "0.97521182272"),
-            ("compute", "17.75870352830"),
+            // Issue 26: the 16 gp3 `provisioned IOPS-month` / `MiBps-month`
+            // rows (BilledCost summed with Python decimal: 0.04131944430)
+            // are volume performance, storage, not compute:
+            // 17.75870352830 - 0.04131944430 = 17.71738408400
+            ("compute", "17.71738408400"),
             ("credit", "-2.61370000000"),
             ("other", "3.00698859870"),
             ("scheduling", "0.10000000000"),
-            ("storage", "1.10300329687"),
+            // 1.10300329687 + 0.04131944430 = 1.14432274117
+            ("storage", "1.14432274117"),
             ("storage_replica", "0.19001948240"),
         ],
     );
@@ -256,8 +261,13 @@ fn oci_cost_report() {
         "2.523589325400648027",
         &[
             ("bandwidth", "0.000012770043231192"),
-            ("compute", "0.076413780000000000"),
-            ("other", "2.197887327641893894"),
+            // Issue 26: the 37 `MySQL Database for HeatWave - Standard - Node
+            // per hour` rows (cost/myCost summed with Python decimal:
+            // 1.314689219995179461) are a database node's hours, compute:
+            // 0.076413780000000000 + 1.314689219995179461
+            ("compute", "1.391102999995179461"),
+            // 2.197887327641893894 - 1.314689219995179461
+            ("other", "0.883198107646714433"),
             ("storage", "0.249275447715522941"),
         ],
     );
