@@ -376,7 +376,7 @@ fn duckdb_reads_the_output_with_the_audits_category_sums() {
         out.display()
     );
     let py =
-        format!("import duckdb\nfor c, cur, s in duckdb.sql({sql:?}).fetchall(): print(c, cur, s)");
+        format!("import duckdb\nduckdb.execute('SET enable_progress_bar = false')\nfor c, cur, s in duckdb.sql({sql:?}).fetchall(): print(c, cur, s)");
     let o = Command::new("python3").args(["-c", &py]).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let (want, _) = audit_sums(&inputs);
@@ -491,6 +491,7 @@ fn parquet_goes_to_a_pipe_but_not_to_a_terminal() {
 
 /// Column types, row count and sums of a Parquet file, as DuckDB reads them.
 const DUCK_PARQUET: &str = "import duckdb, json, sys
+duckdb.execute('SET enable_progress_bar = false')
 p = sys.argv[1]
 r = f\"read_parquet('{p}')\"
 types = dict(duckdb.sql(f'select column_name, column_type from (describe select * from {r})').fetchall())

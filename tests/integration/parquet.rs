@@ -29,7 +29,7 @@ import decimal, json, sys
 import duckdb
 decimal.getcontext().prec = 80
 src, cost, out, variant = sys.argv[1:5]
-con = duckdb.connect()
+con = duckdb.connect(config={'enable_progress_bar': False})
 q = lambda s: '"' + s.replace('"', '""') + '"'
 if variant == 'decimal':
     con.execute(f"CREATE TABLE t AS SELECT * REPLACE (CAST({q(cost)} AS DECIMAL(38,10)) AS {q(cost)}) FROM read_csv('{src}', all_varchar=true, header=true)")
@@ -466,6 +466,7 @@ fn sql_over_read_parquet_equals_the_audit_of_the_parquet() {
             "-c",
             "import duckdb, sys, json\n\
              from decimal import Decimal\n\
+             duckdb.execute('SET enable_progress_bar = false')\n\
              rel = duckdb.sql(open(sys.argv[1]).read())\n\
              cols = rel.columns; rows = rel.fetchall()\n\
              out = {}\n\
@@ -528,7 +529,7 @@ const SAMPLE_WRITER: &str = r#"
 import sys
 import duckdb
 src, out, variant = sys.argv[1:4]
-con = duckdb.connect()
+con = duckdb.connect(config={'enable_progress_bar': False})
 if variant == 'text':
     con.execute(f"CREATE TABLE t AS SELECT * FROM read_csv('{src}', all_varchar=true, header=true)")
 else:

@@ -54,7 +54,7 @@ def query(bin_, dialect, profile, table, header_from, grain):
 class DuckDb:
     def __init__(self):
         import duckdb
-        self.con = duckdb.connect()
+        self.con = duckdb.connect(config={'enable_progress_bar': False})
 
     def table(self, path):
         p = path.replace("'", "''")
