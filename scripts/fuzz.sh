@@ -67,7 +67,8 @@ out, real = sys.argv[1], sys.argv[2]
 src = os.path.join(real, 'focus', 'focus_sample.csv')
 if not os.path.exists(src):
     sys.exit(0)
-con = duckdb.connect(config={'enable_progress_bar': False})
+con = duckdb.connect()
+con.execute('SET enable_progress_bar = false')
 con.execute(f"CREATE TABLE t AS SELECT * FROM read_csv_auto('{src}') LIMIT 20")
 con.execute(f"CREATE TABLE s AS SELECT * FROM read_csv('{src}', all_varchar=true) LIMIT 20")
 for codec in ('snappy', 'zstd', 'gzip', 'uncompressed'):

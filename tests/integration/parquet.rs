@@ -29,7 +29,8 @@ import decimal, json, sys
 import duckdb
 decimal.getcontext().prec = 80
 src, cost, out, variant = sys.argv[1:5]
-con = duckdb.connect(config={'enable_progress_bar': False})
+con = duckdb.connect()
+con.execute('SET enable_progress_bar = false')
 q = lambda s: '"' + s.replace('"', '""') + '"'
 if variant == 'decimal':
     con.execute(f"CREATE TABLE t AS SELECT * REPLACE (CAST({q(cost)} AS DECIMAL(38,10)) AS {q(cost)}) FROM read_csv('{src}', all_varchar=true, header=true)")
@@ -529,7 +530,8 @@ const SAMPLE_WRITER: &str = r#"
 import sys
 import duckdb
 src, out, variant = sys.argv[1:4]
-con = duckdb.connect(config={'enable_progress_bar': False})
+con = duckdb.connect()
+con.execute('SET enable_progress_bar = false')
 if variant == 'text':
     con.execute(f"CREATE TABLE t AS SELECT * FROM read_csv('{src}', all_varchar=true, header=true)")
 else:

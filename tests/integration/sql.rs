@@ -245,7 +245,7 @@ fn duckdb_error(profile: &str, csv: &str) -> Option<String> {
     let out = Command::new("python3")
         .args([
             "-c",
-            "import duckdb, sys; duckdb.connect(config={'enable_progress_bar': False}).execute(sys.stdin.read()).fetchall()",
+            "import duckdb, sys; duckdb.connect().execute('SET enable_progress_bar = false').execute(sys.stdin.read()).fetchall()",
         ])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

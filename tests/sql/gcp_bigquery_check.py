@@ -51,7 +51,8 @@ def main():
     ap.add_argument("--billaudit", default="target/debug/billaudit")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    con = duckdb.connect(config={'enable_progress_bar': False})
+    con = duckdb.connect()
+    con.execute('SET enable_progress_bar = false')
     failed = 0
     for path in a.files:
         n = load(con, path)

@@ -54,7 +54,8 @@ def query(bin_, dialect, profile, table, header_from, grain):
 class DuckDb:
     def __init__(self):
         import duckdb
-        self.con = duckdb.connect(config={'enable_progress_bar': False})
+        self.con = duckdb.connect()
+        self.con.execute('SET enable_progress_bar = false')
 
     def table(self, path):
         p = path.replace("'", "''")
