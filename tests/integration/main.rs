@@ -20,6 +20,7 @@ mod headers;
 mod hostile;
 mod html;
 mod invoice_corpus;
+mod newcomer;
 mod oracles;
 mod parallel;
 mod parquet;
