@@ -36,7 +36,7 @@ pub fn default_toml() -> String {
     use std::fmt::Write as _;
     let mut s = String::from(include_str!("default-head.toml"));
     s.push_str(
-        "# Thresholds of the share checks: \"5%\" or \"0.05\" (exact decimals).\n[thresholds]\n",
+        "# Thresholds of the share checks: \"5%\" or \"0.05\" (exact decimals); a share is at most\n# \"100%\" (a bare 50 would be 5000% and is refused).\n[thresholds]\n",
     );
     for c in crate::vocab::checks::CHECKS {
         if let Some(r) = c.compares {

@@ -138,7 +138,7 @@ pub const CHECKS: &[CheckInfo] = &[
             default: Decimal::from_parts(5, 0, 0, false, 2),
             flag: "hidden-threshold",
             value_name: "SHARE",
-            help: "hidden / subtotal above this fails (`5%` or `0.05`)",
+            help: "hidden / subtotal above this fails",
         }),
     },
     CheckInfo {

@@ -139,3 +139,66 @@ fn the_readme_says_its_first_command_exits_1() {
     let out = run(&["audit", path]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
+
+#[test]
+fn a_share_threshold_above_100_percent_is_an_input_error_naming_the_flag() {
+    // `--hidden-threshold 50` meant 5000% and passed every bill.
+    for (value, says) in [("50", "5000%"), ("150%", "above 100%"), ("1.5", "150%")] {
+        let out = run(&[
+            "audit",
+            "--hidden-threshold",
+            value,
+            "fixtures/csv/clean-bill.csv",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{value}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(err.contains("--hidden-threshold"), "{err}");
+        assert!(err.contains(says), "{value}: {err}");
+    }
+    for flag in ["--replica-threshold", "--scheduling-threshold"] {
+        let out = run(&["audit", flag, "30", "fixtures/csv/clean-bill.csv"]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(stderr(&out).contains(flag));
+    }
+    // `50%` is half: clean-bill's hidden 10.00 of 576.00 = 1.74% is within.
+    let out = run(&[
+        "audit",
+        "--hidden-threshold",
+        "50%",
+        "fixtures/csv/clean-bill.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("threshold 50.00%"));
+    // 100% and 1 are the largest shares; the redundancy is a ratio, not a
+    // share: 2.5 is allowed.
+    for (flag, v) in [
+        ("--hidden-threshold", "100%"),
+        ("--hidden-threshold", "1"),
+        ("--redundancy-threshold", "2.5"),
+    ] {
+        let out = run(&["audit", flag, v, "fixtures/csv/clean-bill.csv"]);
+        assert_eq!(out.status.code(), Some(0), "{flag} {v}: {}", stderr(&out));
+    }
+    // --help says which forms are accepted.
+    let help = stdout(&run(&["audit", "--help"]));
+    assert!(help.contains("at most 100%"), "{help}");
+}
+
+#[test]
+fn a_share_threshold_above_100_percent_in_billaudit_toml_names_the_key() {
+    for value in ["50", "\"5000%\""] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("billaudit.toml"),
+            format!("[thresholds]\nhidden-fee-share = {value}\n"),
+        )
+        .unwrap();
+        let bill = root().join("fixtures/csv/clean-bill.csv");
+        let out = run_in(dir.path(), &["audit", &bill.display().to_string()]);
+        assert_eq!(out.status.code(), Some(2), "{value}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(err.contains("billaudit.toml"), "{err}");
+        assert!(err.contains("hidden-fee-share"), "{err}");
+        assert!(err.contains("5000%"), "{err}");
+    }
+}
