@@ -63,11 +63,14 @@ enum Command {
     /// Print every line item with its source line, category, amount and the
     /// rule that classified it.
     Lines(lines::LinesArgs),
-    /// Price the bill's GPU compute at other platforms from a price book.
+    /// Price the bill's GPU compute at other platforms from a price book
+    /// (built in, or --prices FILE).
     ///
     /// Takes the GPU-hours per model from the bill (quantities in hours or
-    /// days on compute lines naming a GPU such as RTX 4090, A100, H100) and
-    /// prices them at every platform of the book with its cheapest plan
+    /// days on compute lines naming a GPU such as RTX 4090, A100, H100; a
+    /// quantity without a unit on a line whose text names an hour, as
+    /// `GPU 时长 RTX 4090` or `GPU instance (hours)`) and prices them at
+    /// every platform of the book with its cheapest plan
     /// (hourly, daily or monthly). Prints platform, plan, cost, the
     /// difference from what was paid, each price's source and date, and the
     /// assumptions. See docs/reprice.md.

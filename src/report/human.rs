@@ -30,7 +30,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             let _ = writeln!(
                 out,
                 "  {}: {} bill{}, total {}, hidden {} = {}; worst: {}",
-                c.currency.as_deref().unwrap_or("currency unknown"),
+                term_text(&c.label()),
                 c.bills,
                 plural(c.bills),
                 dec(c.total),

@@ -202,3 +202,172 @@ fn a_share_threshold_above_100_percent_in_billaudit_toml_names_the_key() {
         assert!(err.contains("5000%"), "{err}");
     }
 }
+
+/// Three bills that state no currency (one in yuan, two in dollars, as the
+/// issue found them): 1000.00 + 26.64 = 1026.64, 300.00 + 20.00 = 320.00,
+/// 80.00.
+fn three_unknown_bills() -> (tempfile::TempDir, Vec<String>) {
+    let d = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (name, body) in [
+        (
+            "yuan.csv",
+            "日期,项目,金额\n2025-10-03,GPU instance RTX 4090,1000.00\n2025-10-03,Data transfer out,26.64\n",
+        ),
+        (
+            "d1.csv",
+            "Date,Description,Amount\n2025-10-04,GPU instance A100,300.00\n2025-10-04,Snapshot storage,20.00\n",
+        ),
+        (
+            "d2.csv",
+            "Date,Description,Amount\n2025-11-05,GPU instance H100,80.00\n",
+        ),
+    ] {
+        let p = d.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        paths.push(p.display().to_string());
+    }
+    (d, paths)
+}
+
+#[test]
+fn bills_of_unknown_currency_are_never_summed() {
+    let (_d, paths) = three_unknown_bills();
+    let args: Vec<&str> = std::iter::once("audit")
+        .chain(paths.iter().map(String::as_str))
+        .collect();
+    let text = stdout(&run(&args));
+    // 1000.00 + 26.64 + 300.00 + 20.00 + 80.00 = 1426.64: never printed.
+    assert!(!text.contains("1426.64"), "{text}");
+    assert!(!text.contains("3 bills, total"), "{text}");
+    for want in ["total 1026.64", "total 320.00", "total 80.00"] {
+        assert!(
+            text.lines()
+                .any(|l| l.contains("currency unknown (") && l.contains(want)),
+            "`{want}` not on its own summary line:\n{text}"
+        );
+    }
+    // Each bill says its currency is unknown and how to give it.
+    assert_eq!(
+        text.matches("give it with --currency CODE").count(),
+        3,
+        "{text}"
+    );
+
+    let mut json_args = args.clone();
+    json_args.extend(["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&run(&json_args).stdout).unwrap();
+    let summary = v["summary"].as_array().unwrap();
+    assert_eq!(summary.len(), 3, "{summary:?}");
+    let mut totals: Vec<&str> = summary
+        .iter()
+        .map(|s| s["total"].as_str().unwrap())
+        .collect();
+    totals.sort_unstable();
+    assert_eq!(totals, ["1026.64", "320.00", "80.00"]);
+    assert!(
+        summary
+            .iter()
+            .all(|s| s["currency"].is_null() && s["bill"].is_string())
+    );
+
+    // The HTML trend draws one series per bill of unknown currency.
+    let mut html_args = args.clone();
+    html_args.extend(["--format", "html"]);
+    let html = stdout(&run(&html_args));
+    for path in &paths {
+        assert!(
+            html.contains(&format!("currency unknown ({path})")),
+            "no series of its own for {path}"
+        );
+    }
+    assert!(html.contains("give it with --currency CODE"));
+}
+
+#[test]
+fn currency_flag_sets_the_currency_and_says_so() {
+    let (_d, paths) = three_unknown_bills();
+    let out = run(&["audit", "--currency", "usd", &paths[1], &paths[2]]);
+    let text = stdout(&out);
+    // 320.00 + 80.00 = 400.00 USD, both bills now in USD.
+    assert!(text.contains("USD: 2 bills, total 400.00"), "{text}");
+    assert_eq!(
+        text.matches("currency USD from --currency").count(),
+        2,
+        "{text}"
+    );
+    // A bill that states its currency keeps it.
+    let out = run(&["audit", "--currency", "CNY", "fixtures/csv/clean-bill.csv"]);
+    let text = stdout(&out);
+    assert!(text.contains("[generic-csv, USD]"), "{text}");
+    // A code that is not ISO 4217 is a usage error naming the flag.
+    for bad in ["XYZ", "dollars", "$"] {
+        let out = run(&["audit", "--currency", bad, &paths[0]]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("--currency") && err.contains("ISO 4217"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn currency_in_billaudit_toml_and_in_a_profile() {
+    let (d, paths) = three_unknown_bills();
+    let cfg = d.path().join("billaudit.toml");
+    std::fs::write(
+        &cfg,
+        "currency = \"USD\"\n\n[[profile]]\nname = \"yuan-export\"\ncost = \"金额\"\ncurrency = \"CNY\"\n\
+         signature = [\"项目\", \"金额\"]\ncolumns = { description = \"项目\", date = \"日期\" }\n",
+    )
+    .unwrap();
+    // The config's key: the bill says where its currency came from.
+    let out = run_in(d.path(), &["audit", &paths[1]]);
+    let text = stdout(&out);
+    assert!(text.contains("[generic-csv, USD]"), "{text}");
+    assert!(text.contains("currency USD from `currency` in"), "{text}");
+    // A profile's currency wins over the config's key.
+    let out = run_in(d.path(), &["audit", &paths[0]]);
+    let text = stdout(&out);
+    assert!(text.contains("[yuan-export, CNY]"), "{text}");
+    assert!(
+        text.contains("the `currency` of profile `yuan-export`"),
+        "{text}"
+    );
+    // The flag wins over both.
+    let out = run_in(
+        d.path(),
+        &[
+            "audit",
+            "--profile",
+            "yuan-export",
+            "--currency",
+            "EUR",
+            &paths[0],
+        ],
+    );
+    assert!(
+        stdout(&out).contains("[yuan-export, EUR]"),
+        "{}",
+        stdout(&out)
+    );
+    // An unknown code in the file is an input error naming the key.
+    for (text, key) in [
+        ("currency = \"dollars\"\n", "currency"),
+        (
+            "[[profile]]\nname = \"p\"\ncost = \"Amount\"\ncurrency = \"XYZ\"\n",
+            "profile `p`: currency",
+        ),
+    ] {
+        std::fs::write(&cfg, text).unwrap();
+        let out = run_in(d.path(), &["audit", &paths[1]]);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("billaudit.toml:") && err.contains(key),
+            "{err}"
+        );
+        assert!(err.contains("ISO 4217"), "{err}");
+    }
+}

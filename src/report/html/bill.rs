@@ -22,6 +22,11 @@ pub(super) fn section(i: usize, b: &Bill) -> Markup {
                 (plural(b.line_items as usize, "line item", "line items")) " · "
                 (plural(b.skipped_rows() as usize, "row skipped", "rows skipped"))
             }
+            // Where the currency came from (a flag, the config, a profile,
+            // the file), or that it is unknown.
+            @if let Some(note) = &b.currency_note {
+                p.note.currency { (Text(note)) }
+            }
             (categories(i, b))
             (gauge(i, b))
             (top_hidden(b))
