@@ -575,6 +575,32 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_book_parses_and_every_price_is_sourced_and_dated() {
+        let b = PriceBook::parse(BUILTIN_NAME, BUILTIN).unwrap();
+        assert_eq!(PriceBook::builtin(), b);
+        assert!(b.platforms.iter().any(|p| p.currency == "USD"));
+        assert!(b.platforms.iter().any(|p| p.currency == "CNY"));
+        for p in &b.platforms {
+            for pr in &p.prices {
+                assert!(!pr.source.is_empty() && !pr.date.is_empty(), "{}", p.name);
+            }
+        }
+        // CoreWeave's HGX H100: 49.24 per hour for 8 GPUs = 6.155 each.
+        let cw = b.platforms.iter().find(|p| p.name == "CoreWeave").unwrap();
+        let h100 = cw.prices.iter().find(|p| p.gpu == "H100").unwrap();
+        assert_eq!(
+            h100.price,
+            "49.24".parse::<Decimal>().unwrap() / Decimal::from(8)
+        );
+        // Every model the book names is one the bills are read for.
+        for p in &b.platforms {
+            for pr in &p.prices {
+                assert_eq!(gpu_model(&pr.gpu), Some(pr.gpu.as_str()), "{}", pr.gpu);
+            }
+        }
+    }
+
+    #[test]
     fn books_need_source_date_and_exact_prices() {
         let ok = "currency = \"CNY\"\n[[platform]]\nname = \"x\"\nsource = \"s\"\ndate = \"2025\"\n[[platform.price]]\ngpu = \"RTX 4090\"\nplan = \"hourly\"\nprice = \"1.70\"\n";
         let b = PriceBook::parse("b.toml", ok).unwrap();
