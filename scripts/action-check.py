@@ -122,7 +122,8 @@ def run_action(action, given, workspace, runner_temp):
             "GITHUB_ACTION_PATH": REPO,
             "GITHUB_WORKSPACE": workspace,
             "RUNNER_TEMP": runner_temp,
-            "CARGO_TARGET_DIR": os.path.join(REPO, "target"),
+            # .ci/run gives the step its own target dir (target/quick).
+            "CARGO_TARGET_DIR": os.environ.get("CARGO_TARGET_DIR", os.path.join(REPO, "target")),
             "GITHUB_OUTPUT": files["GITHUB_OUTPUT"],
             "GITHUB_PATH": files["GITHUB_PATH"],
             "GITHUB_STEP_SUMMARY": files["GITHUB_STEP_SUMMARY"],

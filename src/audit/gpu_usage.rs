@@ -92,7 +92,13 @@ impl GpuTally {
         let Some(model) = self.memo.gpu_model(&item.description) else {
             return;
         };
-        let per = item.unit.as_deref().and_then(|u| self.memo.unit_hours(u));
+        // A unit column decides; without one (`GPU 时长 RTX 4090,120,...`,
+        // `RTX 4090 GPU instance (hours) 210`) the line's own text may
+        // name the hour its quantity counts.
+        let per = match item.unit.as_deref().map(str::trim) {
+            Some(u) if !u.is_empty() => self.memo.unit_hours(u),
+            _ => crate::vocab::units::text_hours(&item.description),
+        };
         let hours = match (item.quantity, per) {
             (Some(q), Some(per)) => q.checked_mul(per),
             _ => None,

@@ -165,10 +165,45 @@ pub fn parse_fraction(s: &str) -> Result<Decimal, String> {
     Ok(d)
 }
 
+/// Reads a share threshold: `50%`, or a fraction from 0 to 1 (`0.5`).
+/// A bare number above 1 (`50`) would be 5000%, and a percentage above
+/// 100% can never be reached by a share: both are refused, with the form
+/// to write instead.
+pub fn parse_share(s: &str) -> Result<Decimal, String> {
+    let d = parse_fraction(s)?;
+    if d > Decimal::ONE {
+        let t = s.trim();
+        return Err(if t.ends_with('%') {
+            format!("`{t}` is above 100%: a share is at most 100% (`0.05` or `5%` is 5%)")
+        } else {
+            format!(
+                "`{t}` is above 1, that is {}%: write a percentage with `%` (`{t}%`) or a fraction (`0.05` is 5%)",
+                (d * Decimal::ONE_HUNDRED).normalize()
+            )
+        });
+    }
+    Ok(d)
+}
+
+/// Whether a threshold is a share (of the subtotal or of compute), which
+/// is at most 100%, rather than a ratio such as the redundancy's 1.2.
+fn is_share(r: &Ratio) -> bool {
+    r.value_name != "RATIO"
+}
+
+/// The forms a threshold accepts, for `--help`.
+fn forms(r: &Ratio) -> &'static str {
+    if !is_share(r) {
+        "a ratio such as `1.2`"
+    } else {
+        "`5%` or a fraction `0.05`, at most 100%"
+    }
+}
+
 /// A threshold's default as the help shows it: `5%` for a share, `1.2` for
 /// a ratio.
 pub fn default_text(r: &Ratio) -> String {
-    if r.value_name == "RATIO" {
+    if !is_share(r) {
         r.default.normalize().to_string()
     } else {
         format!("{}%", (r.default * Decimal::ONE_HUNDRED).normalize())
@@ -221,6 +256,15 @@ impl<'de> Visitor<'de> for ThresholdsVisitor {
         let mut t = Thresholds::default();
         while let Some(Key(c)) = map.next_key()? {
             let Fraction(v) = map.next_value()?;
+            let is_share = c.compares().is_some_and(|r| is_share(&r));
+            if is_share && v > Decimal::ONE {
+                return Err(de::Error::custom(format!(
+                    "key `{}`: a share, and {} is above 1 ({}%): write a percentage as a string (`\"50%\"`) or a fraction (`0.5`), at most 100%",
+                    c.code(),
+                    v.normalize(),
+                    (v * Decimal::ONE_HUNDRED).normalize()
+                )));
+            }
             t.set(c, v);
         }
         Ok(t)
@@ -242,11 +286,16 @@ impl clap::Args for Thresholds {
                 Arg::new(r.flag)
                     .long(r.flag)
                     .value_name(r.value_name)
-                    .value_parser(parse_fraction)
+                    .value_parser(if is_share(&r) {
+                        parse_share
+                    } else {
+                        parse_fraction
+                    })
                     .help(format!(
-                        "`{}` threshold: {} [default: {}]",
+                        "`{}` threshold: {}; {} [default: {}]",
                         c.code(),
                         r.help,
+                        forms(&r),
                         default_text(&r)
                     )),
             );
@@ -365,10 +414,10 @@ mod tests {
             })
             .collect();
         for line in [
-            "`hidden-fee-share` threshold: hidden / subtotal above this fails (`5%` or `0.05`) [default: 5%]",
-            "`replica-share` threshold: storage_replica / subtotal above this fails [default: 30%]",
-            "`replica-redundancy` threshold: (storage + storage_replica) / storage above this [default: 1.2]",
-            "`scheduling-fee-share` threshold: scheduling / compute above this [default: 8%]",
+            "`hidden-fee-share` threshold: hidden / subtotal above this fails; `5%` or a fraction `0.05`, at most 100% [default: 5%]",
+            "`replica-share` threshold: storage_replica / subtotal above this fails; `5%` or a fraction `0.05`, at most 100% [default: 30%]",
+            "`replica-redundancy` threshold: (storage + storage_replica) / storage above this; a ratio such as `1.2` [default: 1.2]",
+            "`scheduling-fee-share` threshold: scheduling / compute above this; `5%` or a fraction `0.05`, at most 100% [default: 8%]",
             "--hidden-threshold <SHARE>",
             "--redundancy-threshold <RATIO>",
         ] {
@@ -384,13 +433,25 @@ mod tests {
     #[test]
     fn toml_keys_are_check_codes() {
         let t: Toml = toml::from_str(
-            "[thresholds]\nhidden-fee-share = \"7%\"\nreplica-redundancy = 1.5\nscheduling-fee-share = 10\n",
+            "[thresholds]\nhidden-fee-share = \"7%\"\nreplica-redundancy = 1.5\nscheduling-fee-share = 0.1\n",
         )
         .unwrap();
         let t = t.thresholds;
         assert_eq!(t.hidden_share, d("0.07"));
         assert_eq!(t.redundancy, d("1.5"));
-        assert_eq!(t.scheduling_share, d("10"));
+        assert_eq!(t.scheduling_share, d("0.1"));
+        // A bare 10 was 1000% and accepted; a share is at most 1 (100%).
+        let e = toml::from_str::<Toml>("[thresholds]\nscheduling-fee-share = 10\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("scheduling-fee-share") && e.contains("1000%"),
+            "{e}"
+        );
+        assert_eq!(parse_share("100%"), Ok(Decimal::ONE));
+        assert!(parse_share("100.01%").unwrap_err().contains("above 100%"));
+        assert!(parse_share("50").unwrap_err().contains("5000%"));
         assert_eq!(t.replica_share, d("0.30"));
         assert!(t.is_given(Check::ReplicaRedundancy));
         assert!(!t.is_given(Check::ReplicaShare));

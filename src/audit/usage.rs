@@ -49,6 +49,7 @@ pub fn elapsed_seconds(start: Option<NaiveDateTime>, end: Option<NaiveDateTime>)
 const GPU_MODELS: &[(&str, &str)] = &[
     ("4090d", "RTX 4090D"),
     ("4090", "RTX 4090"),
+    ("5090", "RTX 5090"),
     ("3090", "RTX 3090"),
     ("3080", "RTX 3080"),
     ("a100", "A100"),

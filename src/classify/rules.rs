@@ -189,7 +189,7 @@ pub const BUILTIN: &[Rule] = &[
             "copia di sicurezza",
         ],
         non_positive_only: false,
-        why: "snapshots, backups and redundant copies of storage (about 60% of hidden fees)",
+        why: "snapshots, backups and redundant copies of storage",
     },
     Rule {
         id: "bandwidth",

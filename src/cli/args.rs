@@ -61,6 +61,9 @@ pub struct CommonArgs {
     #[arg(long, value_name = "NAME")]
     profile: Option<String>,
 
+    #[command(flatten)]
+    currency: CurrencyArg,
+
     /// Which cost is the amount, where the format has several (FOCUS: BilledCost,
     /// EffectiveCost, ListCost, ContractedCost). Other formats use their one cost column.
     #[arg(long, value_enum, default_value_t = CostArg::Billed)]
@@ -76,6 +79,34 @@ pub struct CommonArgs {
 
     #[command(flatten)]
     pub color: super::color::ColorArgs,
+}
+
+/// `--currency CODE`, shared by every command that reads bills.
+#[derive(Debug, Args)]
+pub struct CurrencyArg {
+    /// The currency of bills that do not state one (an ISO 4217 code: USD,
+    /// CNY, EUR, ...). Wins over billaudit.toml's `currency` and a
+    /// profile's; a bill that states its currency keeps it. Without it, a
+    /// bill of unknown currency is reported as such and never summed with
+    /// another.
+    #[arg(long, value_name = "CODE", value_parser = parse_currency)]
+    pub currency: Option<String>,
+}
+
+impl CurrencyArg {
+    /// Sets `--currency` on the options (over billaudit.toml's).
+    pub fn apply(&self, opts: &mut Options) {
+        if let Some(code) = &self.currency {
+            opts.currency.given = Some(billaudit::pipeline::AssumedCurrency {
+                code: code.clone(),
+                source: billaudit::pipeline::CurrencySource::Flag,
+            });
+        }
+    }
+}
+
+fn parse_currency(s: &str) -> Result<String, String> {
+    billaudit::vocab::currency::parse_code(s)
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -148,6 +179,7 @@ pub fn options(c: &CommonArgs) -> Result<Options, u8> {
     opts.progress = progress_hook(&c.paths);
     opts.max_input_bytes = c.max_input_bytes;
     opts.policy.thresholds.apply(&c.thresholds);
+    c.currency.apply(&mut opts);
     if let Some(f) = c.fail_on {
         opts.policy.fail_on = match f {
             FailOn::Error => Severity::Error,

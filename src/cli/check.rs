@@ -51,7 +51,13 @@ pub fn run(c: CheckArgs) -> u8 {
             paint: c.common.color.paint(format == Format::Human),
             require_expectations: c.require_expectations,
         };
-        out.write_painted(&report::render(&report, format, &ctx), ctx.paint);
+        // `--bless` says what it wrote; the audits it blessed are in the files.
+        let text = if c.bless && format == Format::Human {
+            report::human::render_expectations_only(&report, &ctx)
+        } else {
+            report::render(&report, format, &ctx)
+        };
+        out.write_painted(&text, ctx.paint);
     }
     let code = exit::check(&report.expectations, &report.errors, c.require_expectations);
     // Every error is printed when one of them is unexpected.

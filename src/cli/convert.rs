@@ -50,6 +50,9 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "NAME")]
     profile: Option<String>,
 
+    #[command(flatten)]
+    currency: super::args::CurrencyArg,
+
     /// Force the input encoding instead of detecting it.
     #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
     encoding: Option<TextEncoding>,
@@ -86,6 +89,7 @@ pub fn run(c: ConvertArgs) -> u8 {
         Ok((_, o)) => o,
         Err(code) => return code,
     };
+    c.currency.apply(&mut opts);
     if c.encoding.is_some() {
         opts.encoding = c.encoding;
     }

@@ -9,8 +9,8 @@ use super::{EXIT_INPUT, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// A check code, e.g. `hidden-fee-share`.
-    #[arg(required_unless_present = "all")]
+    /// A check code, e.g. `hidden-fee-share`. Without one, the checks are
+    /// listed: code, default severity and when each fires.
     code: Option<String>,
 
     /// Every check, in the order of docs/checks.md.
@@ -24,7 +24,10 @@ pub fn run(e: ExplainArgs) -> u8 {
         out.write(&billaudit::audit::checks_markdown());
         return EXIT_OK;
     }
-    let code = e.code.unwrap_or_default();
+    let Some(code) = e.code else {
+        out.write(&check_list());
+        return EXIT_OK;
+    };
     match billaudit::audit::check_info(&code) {
         Some(info) => {
             out.write(&format!(
@@ -45,4 +48,21 @@ pub fn run(e: ExplainArgs) -> u8 {
             EXIT_INPUT
         }
     }
+}
+
+/// Every check on one line: code, default severity, when it fires.
+fn check_list() -> String {
+    let checks = billaudit::audit::CHECKS;
+    let width = checks.iter().map(|c| c.code.len()).max().unwrap_or(0);
+    let mut s =
+        String::from("checks (billaudit explain CODE for one, --all for every one in full):\n");
+    for c in checks {
+        s.push_str(&format!(
+            "  {:width$}  {:7}  {}\n",
+            c.code,
+            c.default_severity.as_str(),
+            c.summary
+        ));
+    }
+    s
 }

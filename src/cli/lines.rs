@@ -38,6 +38,9 @@ pub struct LinesArgs {
     #[arg(long, value_name = "NAME")]
     profile: Option<String>,
 
+    #[command(flatten)]
+    currency: super::args::CurrencyArg,
+
     /// Force the input encoding instead of detecting it.
     #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
     encoding: Option<TextEncoding>,
@@ -67,6 +70,7 @@ pub fn run(l: LinesArgs) -> u8 {
         Ok((_, o)) => o,
         Err(code) => return code,
     };
+    l.currency.apply(&mut opts);
     if l.encoding.is_some() {
         opts.encoding = l.encoding;
     }

@@ -24,8 +24,9 @@ pub use billaudit::expect::exit::{INPUT as EXIT_INPUT, OK as EXIT_OK};
 
 /// Audit cloud and GPU-rental bills for hidden costs.
 ///
-/// Reads CSV exports and plain-text invoices (`pdftotext -layout` output,
-/// e-mails, receipts) and sorts every line into compute, storage,
+/// Reads CSV and Parquet exports, PDF invoices (their text layer) and
+/// plain-text invoices (`pdftotext -layout` output, e-mails, receipts), plain,
+/// gzipped or zipped, and sorts every line into compute, storage,
 /// storage_replica, bandwidth, scheduling, tax, credit or other, then flags
 /// hidden fees above 5% of the bill, oversized replicas, arithmetic that does
 /// not add up and items it could not classify.
@@ -49,7 +50,8 @@ enum Command {
     /// --require-expectations, when a bill has none); the bills' own findings
     /// do not fail a check.
     Check(check::CheckArgs),
-    /// Print the documentation of a check: what it does, why it matters, an example.
+    /// Print the documentation of a check: what it does, why it matters, an
+    /// example. Without a code, list the checks.
     Explain(explain::ExplainArgs),
     /// List the bill formats (profiles) billaudit recognises, with the cost column each uses.
     Profiles(rules::RulesArgs),
@@ -61,11 +63,14 @@ enum Command {
     /// Print every line item with its source line, category, amount and the
     /// rule that classified it.
     Lines(lines::LinesArgs),
-    /// Price the bill's GPU compute at other platforms from a price book.
+    /// Price the bill's GPU compute at other platforms from a price book
+    /// (built in, or --prices FILE).
     ///
     /// Takes the GPU-hours per model from the bill (quantities in hours or
-    /// days on compute lines naming a GPU such as RTX 4090, A100, H100) and
-    /// prices them at every platform of the book with its cheapest plan
+    /// days on compute lines naming a GPU such as RTX 4090, A100, H100; a
+    /// quantity without a unit on a line whose text names an hour, as
+    /// `GPU 时长 RTX 4090` or `GPU instance (hours)`) and prices them at
+    /// every platform of the book with its cheapest plan
     /// (hourly, daily or monthly). Prints platform, plan, cost, the
     /// difference from what was paid, each price's source and date, and the
     /// assumptions. See docs/reprice.md.
@@ -89,7 +94,7 @@ enum Command {
     /// Without COMMAND, the main page billaudit(1); `billaudit man audit`
     /// prints billaudit-audit(1), with every flag of that command.
     Man(man::ManArgs),
-    /// Write every line item as a FOCUS 1.2 Cost and Usage row (CSV); see docs/focus-export.md.
+    /// Write every line item as a FOCUS 1.2 Cost and Usage row (CSV or Parquet); see docs/focus-export.md.
     Convert(convert::ConvertArgs),
 }
 

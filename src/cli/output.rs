@@ -83,24 +83,37 @@ pub fn progress_hook(paths: &[String]) -> Option<ProgressHook> {
     if total < PROGRESS_MIN_BYTES {
         return None;
     }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg} rows, eta {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar(total, ProgressDrawTarget::stderr());
     let rows = Arc::new(AtomicU64::new(0));
     Some(ProgressHook(Arc::new(move |bytes, new_rows| {
         bar.inc(bytes);
         if new_rows > 0 {
             let n = rows.fetch_add(new_rows, Ordering::Relaxed) + new_rows;
-            bar.set_message(n.to_string());
+            bar.set_message(rows_message(n));
         }
         if bar.position() >= total {
             bar.finish_and_clear();
         }
     })))
+}
+
+/// The bar over `total` bytes. The row count is its message, and it is
+/// there from the start (`0 rows`): a bar that showed a bare `rows` until
+/// the first rows came in read as a count that was missing.
+fn progress_bar(total: u64, target: ProgressDrawTarget) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg}, eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(rows_message(0));
+    bar
+}
+
+fn rows_message(n: u64) -> String {
+    format!("{n} row{}", if n == 1 { "" } else { "s" })
 }
 
 /// Writes report text to stdout. A closed pipe (`billaudit ... | head`) is
@@ -145,5 +158,20 @@ fn write_flushed(mut w: impl Write, text: &str) -> io::Result<()> {
 pub fn print_errors(report: &billaudit::Report) {
     for e in &report.errors {
         error_line(&e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_counts_rows_from_the_start() {
+        let bar = progress_bar(100, ProgressDrawTarget::hidden());
+        assert_eq!(bar.message(), "0 rows");
+        bar.set_message(rows_message(1));
+        assert_eq!(bar.message(), "1 row");
+        bar.set_message(rows_message(1_234));
+        assert_eq!(bar.message(), "1234 rows");
     }
 }

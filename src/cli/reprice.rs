@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use billaudit::reprice::PriceBook;
+
 use super::output::{Out, configured, error_line, print_errors};
 use super::{EXIT_INPUT, EXIT_OK};
 
@@ -13,9 +15,19 @@ pub struct RepriceArgs {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
 
-    /// The price book (TOML), e.g. examples/platforms-2025.toml.
+    /// Price with this book (TOML) instead of the built-in one, e.g.
+    /// examples/platforms-2025.toml (docs/reprice.md gives the format).
+    /// Without it, the built-in book: RunPod, Lambda, CoreWeave, Vast.ai,
+    /// AWS, Azure and Google Cloud list prices in USD, the seed market rates
+    /// in CNY, each with its source and date.
     #[arg(long, value_name = "PLATFORMS.toml")]
-    prices: PathBuf,
+    prices: Option<PathBuf>,
+
+    /// Add this book's platforms to the book in use (the built-in one, or
+    /// --prices): your own platform or a negotiated price next to the list
+    /// prices. Repeatable.
+    #[arg(long, value_name = "PLATFORMS.toml")]
+    add_prices: Vec<PathBuf>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = RepriceFormat::Human)]
@@ -25,6 +37,9 @@ pub struct RepriceArgs {
     /// profile of billaudit.toml or a built-in one).
     #[arg(long, value_name = "NAME")]
     profile: Option<String>,
+
+    #[command(flatten)]
+    currency: super::args::CurrencyArg,
 
     /// Read this config instead of the nearest billaudit.toml (its user
     /// profiles and rules decide how the bill is read and classified).
@@ -45,24 +60,39 @@ enum RepriceFormat {
     Json,
 }
 
-pub fn run(r: RepriceArgs) -> u8 {
-    let path = r.prices.display().to_string();
-    let book = std::fs::read_to_string(&r.prices)
+fn read_book(p: &PathBuf) -> Result<PriceBook, String> {
+    let path = p.display().to_string();
+    std::fs::read_to_string(p)
         .map_err(|e| format!("{path}: {e}"))
-        .and_then(|text| {
-            billaudit::reprice::PriceBook::parse(&path, &text).map_err(|e| e.to_string())
-        });
-    let book = match book {
+        .and_then(|text| PriceBook::parse(&path, &text).map_err(|e| e.to_string()))
+}
+
+/// `--prices FILE` replaces the built-in book; each `--add-prices FILE`
+/// adds its platforms.
+fn book(r: &RepriceArgs) -> Result<PriceBook, String> {
+    let mut book = match &r.prices {
+        Some(p) => read_book(p)?,
+        None => PriceBook::builtin(),
+    };
+    for p in &r.add_prices {
+        book.extend(read_book(p)?);
+    }
+    Ok(book)
+}
+
+pub fn run(r: RepriceArgs) -> u8 {
+    let book = match book(&r) {
         Ok(b) => b,
         Err(e) => {
             error_line(&e);
             return EXIT_INPUT;
         }
     };
-    let opts = match configured(r.config.as_ref(), r.profile.as_ref()) {
+    let mut opts = match configured(r.config.as_ref(), r.profile.as_ref()) {
         Ok((_, o)) => o,
         Err(code) => return code,
     };
+    r.currency.apply(&mut opts);
     let report = billaudit::pipeline::audit_paths(&r.paths, &opts);
     let repriced = billaudit::reprice::reprice(&report.bills, &book);
     let text = match r.format {

@@ -22,6 +22,7 @@ use crate::ingest::TextEncoding;
 use crate::model::Severity;
 use crate::normalise::header::normalise_header;
 use crate::normalise::profile::{Profile, Role};
+use crate::vocab::currency;
 
 pub use error::ConfigError;
 use error::suggest;
@@ -36,7 +37,7 @@ pub fn default_toml() -> String {
     use std::fmt::Write as _;
     let mut s = String::from(include_str!("default-head.toml"));
     s.push_str(
-        "# Thresholds of the share checks: \"5%\" or \"0.05\" (exact decimals).\n[thresholds]\n",
+        "# Thresholds of the share checks: \"5%\" or \"0.05\" (exact decimals); a share is at most\n# \"100%\" (a bare 50 would be 5000% and is refused).\n[thresholds]\n",
     );
     for c in crate::vocab::checks::CHECKS {
         if let Some(r) = c.compares {
@@ -75,6 +76,11 @@ pub struct Config {
     pub encodings: HashMap<String, TextEncoding>,
     /// The delimiter a user profile declares, by profile name.
     pub delimiters: HashMap<String, u8>,
+    /// `currency`: the currency of bills that state none (ISO 4217).
+    pub currency: Option<String>,
+    /// The currency a user profile declares (`[[profile]] currency`), by
+    /// profile name: for its bills that state none.
+    pub currencies: HashMap<String, String>,
     pub price_book: PriceBook,
     pub accepted: Vec<Accepted>,
 }
@@ -129,6 +135,11 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             .insert(known(code)?, level.get_ref().severity());
     }
     c.fail_on = raw.fail_on.map(|f| f.severity().unwrap_or(Severity::Error));
+    if let Some(cur) = &raw.currency {
+        let code = currency::parse_code(cur.get_ref())
+            .map_err(|m| err(cur.span(), format!("currency: {m}")))?;
+        c.currency = Some(code);
+    }
 
     for (n, spanned) in raw.rules.iter().enumerate() {
         let r = spanned.get_ref();
@@ -183,6 +194,15 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
         }
         if let Some(d) = p.delimiter {
             c.delimiters.insert(profile.name.clone(), d.0);
+        }
+        if let Some(cur) = &p.currency {
+            let code = currency::parse_code(cur.get_ref()).map_err(|m| {
+                err(
+                    cur.span(),
+                    format!("profile `{}`: currency: {m}", profile.name),
+                )
+            })?;
+            c.currencies.insert(profile.name.clone(), code);
         }
         if c.profiles.iter().any(|q| q.name == profile.name) {
             return Err(err(

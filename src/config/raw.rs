@@ -35,6 +35,8 @@ pub struct RawConfig {
     pub prices: Vec<Spanned<RawPrice>>,
     #[serde(default)]
     pub accept: Vec<RawAccept>,
+    /// The currency of bills that do not state one (an ISO 4217 code).
+    pub currency: Option<Spanned<String>>,
 }
 
 /// `error`, `warning` or `off`.
@@ -92,6 +94,8 @@ pub struct RawProfile {
     pub date_order: Option<Spanned<String>>,
     /// Rows at the top that are never the header.
     pub skip: Option<usize>,
+    /// The currency of this format's bills when they do not state one.
+    pub currency: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -47,7 +47,7 @@ fail-on = "warning"
 hidden-fee-share = "7%"
 replica-share = 0.25
 replica-redundancy = "1.5"
-scheduling-fee-share = 10
+scheduling-fee-share = "10%"
 [severity]
 unclassified-items = "off"
 replica-redundancy = "error"
@@ -57,7 +57,8 @@ replica-redundancy = "error"
     assert_eq!(p.thresholds.hidden_share, Decimal::new(7, 2));
     assert_eq!(p.thresholds.replica_share, Decimal::new(25, 2));
     assert_eq!(p.thresholds.redundancy, Decimal::new(15, 1));
-    assert_eq!(p.thresholds.scheduling_share, Decimal::from(10));
+    // "10%" is 0.10 (a bare 10, 1000%, is refused: issue 30).
+    assert_eq!(p.thresholds.scheduling_share, Decimal::new(10, 2));
     assert_eq!(p.severity(Check::UnclassifiedItems), None);
     assert_eq!(p.severity(Check::ReplicaRedundancy), Some(Severity::Error));
     assert_eq!(p.fail_on, Severity::Warning);

@@ -234,12 +234,15 @@ pub(super) fn audit_opened(display: &str, opened: Opened<'_>, opts: &Options) ->
         InputKind::Csv => false,
         InputKind::Auto => !csv_header_in(&opened.prefix_text, delimiter, opts),
     };
-    if as_text {
-        return audit_text(display, opened, delimiter, opts);
-    }
-    let mut run = Run::new(display, opts);
-    run.feed(display, opened)?;
-    run.finish()
+    let mut bills = if as_text {
+        audit_text(display, opened, delimiter, opts)?
+    } else {
+        let mut run = Run::new(display, opts);
+        run.feed(display, opened)?;
+        run.finish()?
+    };
+    super::currency::assume(&mut bills, &opts.currency);
+    Ok(bills)
 }
 
 /// Audits the split parts of one bill in part order, one pass over the rows.
@@ -278,6 +281,7 @@ pub fn audit_parts(parts: &[Source], opts: &Options) -> (Vec<Bill>, Vec<Error>) 
         Ok(b) => bills.extend(b),
         Err(e) => errors.push(e),
     }
+    super::currency::assume(&mut bills, &opts.currency);
     (bills, errors)
 }
 

@@ -79,6 +79,15 @@ impl Options {
         if let Some(c) = cfg {
             opts.user_rules = c.rules.clone();
             c.apply_policy(&mut opts.policy);
+            let path = c.path.display().to_string();
+            opts.currency = super::CurrencyChoice {
+                given: c.currency.clone().map(|code| super::AssumedCurrency {
+                    code,
+                    source: super::CurrencySource::Config(path.clone()),
+                }),
+                by_profile: c.currencies.clone(),
+                config: Some(path),
+            };
         }
         Ok(opts)
     }

@@ -30,6 +30,7 @@ mod batch;
 mod bills;
 mod configured;
 mod csv_run;
+mod currency;
 mod diagnostics;
 mod parallel;
 mod parquet_run;
@@ -39,6 +40,7 @@ mod text_run;
 pub use crate::expect::Report;
 pub use batch::{audit_bytes, audit_parts, audit_paths, audit_paths_streaming, audit_source};
 pub use configured::UnknownProfile;
+pub use currency::{AssumedCurrency, CurrencyChoice, CurrencySource};
 pub use text_run::MAX_TEXT_INVOICE_BYTES;
 
 /// What the content is.
@@ -90,6 +92,8 @@ pub struct Options {
     /// Stop an input once this many bytes of content (decompressed) have
     /// been read (`--max-input-bytes`); `None` reads everything.
     pub max_input_bytes: Option<u64>,
+    /// The currency of bills that state none (`--currency`, billaudit.toml).
+    pub currency: CurrencyChoice,
 }
 
 /// A function shown `(path, item)` for every classified line item.
@@ -134,6 +138,7 @@ impl Default for Options {
             user_rules: UserRules::default(),
             item_hook: None,
             max_input_bytes: None,
+            currency: CurrencyChoice::default(),
         }
     }
 }

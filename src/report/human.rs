@@ -30,7 +30,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             let _ = writeln!(
                 out,
                 "  {}: {} bill{}, total {}, hidden {} = {}; worst: {}",
-                c.currency.as_deref().unwrap_or("currency unknown"),
+                term_text(&c.label()),
                 c.bills,
                 plural(c.bills),
                 dec(c.total),
@@ -95,6 +95,14 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     out.finish(ctx.paint)
 }
 
+/// `check --bless` for a terminal: what was blessed (and what could not be),
+/// without the audits themselves.
+pub fn render_expectations_only(report: &Report, ctx: &Context) -> String {
+    let mut out = Styled::new();
+    render_expectations(&mut out, report);
+    out.finish(ctx.paint)
+}
+
 fn render_expectations(out: &mut Styled, report: &Report) {
     let mut counts = [0usize; 5];
     for o in &report.expectations {
@@ -115,8 +123,12 @@ fn render_expectations(out: &mut Styled, report: &Report) {
                     let _ = writeln!(out, "    {}", term_text(d));
                 }
             }
+            // The message is ours (a TOML diagnostic with its snippet): its
+            // line breaks are kept, and each line is escaped as bill text.
             Status::Broken(m) => {
-                let _ = writeln!(out, "    {}", term_text(m));
+                for line in m.lines() {
+                    let _ = writeln!(out, "    {}", term_text(line));
+                }
             }
             Status::Blessed => {
                 let _ = writeln!(out, "    wrote {}", o.expectation);

@@ -42,6 +42,10 @@ pub struct JsonSummary {
     pub hidden: String,
     pub total: String,
     pub hidden_share: Option<String>,
+    /// The bill, when its currency is unknown: such a bill is never summed
+    /// with another and has a summary of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bill: Option<String>,
     pub worst: Vec<JsonWorst>,
 }
 
@@ -315,6 +319,7 @@ pub fn summary_json(bills: &[crate::audit::Bill]) -> Vec<JsonSummary> {
             hidden: dec(s.hidden),
             total: dec(s.total),
             hidden_share: s.hidden_share.map(dec),
+            bill: s.unknown_bill,
             worst: s
                 .worst
                 .into_iter()

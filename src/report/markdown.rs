@@ -85,7 +85,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
                 .collect();
             s.push_str(&format!(
                 "| {} | {} | {} | {} | {} | {} |\n",
-                cell(c.currency.as_deref().unwrap_or("?")),
+                cell(&c.label()),
                 c.bills,
                 c.failed,
                 dec(c.total),

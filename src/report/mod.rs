@@ -236,14 +236,31 @@ pub struct CurrencySummary {
     pub hidden_share: Option<Decimal>,
     /// Up to three bills with the highest hidden share: (path, share).
     pub worst: Vec<(String, Decimal)>,
+    /// For a bill of unknown currency, which is never summed with another:
+    /// its path.
+    pub unknown_bill: Option<String>,
+}
+
+impl CurrencySummary {
+    /// `USD`, or `currency unknown (path)` for a bill of unknown currency.
+    pub fn label(&self) -> String {
+        match (&self.currency, &self.unknown_bill) {
+            (Some(c), _) => c.clone(),
+            (None, Some(p)) => format!("currency unknown ({p})"),
+            (None, None) => "currency unknown".into(),
+        }
+    }
 }
 
 /// Aggregates per currency, in order of first appearance. Amounts in
-/// different currencies are never added together.
+/// different currencies are never added together, and a bill of unknown
+/// currency is never added to another: it has a summary of its own (two
+/// unknown currencies may be two currencies).
 pub fn summarise(bills: &[Bill]) -> Vec<CurrencySummary> {
     let mut out: Vec<CurrencySummary> = Vec::new();
     for b in bills {
-        let i = match out.iter().position(|s| s.currency == b.currency) {
+        let same = |s: &CurrencySummary| s.currency.is_some() && s.currency == b.currency;
+        let i = match out.iter().position(same) {
             Some(i) => i,
             None => {
                 out.push(CurrencySummary {
@@ -255,6 +272,7 @@ pub fn summarise(bills: &[Bill]) -> Vec<CurrencySummary> {
                     total: Decimal::ZERO,
                     hidden_share: None,
                     worst: Vec::new(),
+                    unknown_bill: b.currency.is_none().then(|| b.path.clone()),
                 });
                 out.len() - 1
             }

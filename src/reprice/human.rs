@@ -30,8 +30,13 @@ fn price_text(q: &super::Quote) -> String {
     q.models
         .iter()
         .map(|m| {
+            let variant = m
+                .variant
+                .as_deref()
+                .map(|v| format!(" ({v})"))
+                .unwrap_or_default();
             format!(
-                "{} {}/{} ({}, {})",
+                "{}{variant} {}/{} ({}, {})",
                 m.gpu,
                 m.price,
                 match m.plan {
@@ -93,6 +98,7 @@ pub fn render(all: &[Repriced<'_>]) -> String {
                                 d.to_string()
                             }
                         }
+                        None if b.currency.is_none() => "n/a (bill currency unknown)".into(),
                         None => "n/a (other currency)".into(),
                     };
                     [q.platform.clone(), plan_text(q), cost, diff, price_text(q)]

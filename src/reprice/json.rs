@@ -50,6 +50,9 @@ pub struct JsonQuote {
 #[derive(Debug, Serialize)]
 pub struct JsonModel {
     pub gpu: String,
+    /// The variant the price is for (`SXM 80 GB`), `null` when the book
+    /// names none.
+    pub variant: Option<String>,
     pub plan: String,
     pub units: String,
     pub cards: String,
@@ -101,6 +104,7 @@ pub fn to_json(all: &[Repriced<'_>]) -> JsonReprice {
                             .iter()
                             .map(|m| JsonModel {
                                 gpu: m.gpu.clone(),
+                                variant: m.variant.clone(),
                                 plan: m.plan.as_str().into(),
                                 units: m.units.normalize().to_string(),
                                 cards: m.cards.normalize().to_string(),

@@ -59,6 +59,9 @@ pub const MONTH_DAYS: i64 = 30;
 pub struct Price {
     /// Canonical GPU model (`RTX 4090`).
     pub gpu: String,
+    /// Which of the model's variants the price is for (`SXM 80 GB`), when
+    /// the book says; printed with the price.
+    pub variant: Option<String>,
     pub plan: Plan,
     /// Per GPU per hour, day or month.
     pub price: Decimal,
@@ -174,6 +177,7 @@ impl PriceBook {
                     .ok_or_else(|| at(format!("{what}: no `date`")))?;
                 prices.push(Price {
                     gpu,
+                    variant: text(e, "variant").filter(|v| !v.is_empty()),
                     plan,
                     price,
                     source,
@@ -204,7 +208,27 @@ impl PriceBook {
         }
         Ok(PriceBook { platforms })
     }
+
+    /// The price book built into billaudit (`src/reprice/prices.toml`):
+    /// list prices of the GPUs people rent on the platforms they compare,
+    /// each with its pricing page and date. Used when no `--prices` is given.
+    pub fn builtin() -> PriceBook {
+        // The file is part of the binary and parsed by a unit test, so this
+        // cannot fail at run time; an empty book is the safe fallback.
+        PriceBook::parse(BUILTIN_NAME, BUILTIN).unwrap_or(PriceBook {
+            platforms: Vec::new(),
+        })
+    }
+
+    /// Adds another book's platforms after this one's (`--add-prices`).
+    pub fn extend(&mut self, other: PriceBook) {
+        self.platforms.extend(other.platforms);
+    }
 }
+
+/// The built-in price book's text and the name its errors and sources use.
+pub const BUILTIN: &str = include_str!("prices.toml");
+pub const BUILTIN_NAME: &str = "built-in price book";
 
 /// Whole units of size `per` needed to hold `x`: the ceiling, at least 1.
 fn ceil_units(x: Decimal, per: Decimal) -> Decimal {
@@ -217,6 +241,7 @@ fn ceil_units(x: Decimal, per: Decimal) -> Decimal {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelQuote {
     pub gpu: String,
+    pub variant: Option<String>,
     pub plan: Plan,
     /// Plan units bought per GPU card: hours, days or months.
     pub units: Decimal,
@@ -328,6 +353,7 @@ pub fn quote(usage: &[GpuUsage], bill_currency: Option<&str>, book: &PriceBook) 
                     let cost = pr.price.checked_mul(units)?.checked_mul(cards)?;
                     Some(ModelQuote {
                         gpu: u.model.clone(),
+                        variant: pr.variant.clone(),
                         plan: pr.plan,
                         units,
                         cards,
@@ -370,7 +396,9 @@ pub fn quote(usage: &[GpuUsage], bill_currency: Option<&str>, book: &PriceBook) 
             .map(|m| m.cost)
             .chain(fees.iter().map(|f| f.1))
             .fold(Decimal::ZERO, Decimal::saturating_add);
-        let same_currency = bill_currency.is_none_or(|c| c.eq_ignore_ascii_case(&p.currency));
+        // A bill of unknown currency is compared with no platform: its
+        // money may be in any currency (`--currency` says which).
+        let same_currency = bill_currency.is_some_and(|c| c.eq_ignore_ascii_case(&p.currency));
         quotes.push(Quote {
             platform: p.name.clone(),
             currency: p.currency.clone(),
@@ -401,7 +429,7 @@ pub fn assumptions(bill: &Bill) -> Vec<String> {
         "Prices are as published on the date shown; price books age, so check the platform before deciding.".to_string(),
     ];
     if bill.currency.is_none() {
-        a.push("The bill states no currency: it is assumed to be in each platform's currency for the difference.".into());
+        a.push("The bill states no currency, so no difference from what was paid is given: pass --currency CODE (or set `currency` in billaudit.toml).".into());
     }
     let unpriced: u64 = bill.gpu_usage.iter().map(|u| u.unpriced_lines).sum();
     if unpriced > 0 {
@@ -476,10 +504,29 @@ pub fn usage_lines(bill: &Bill) -> Vec<String> {
             ));
             continue;
         }
+        // The days the plans are sized on, not only the dated ones: lines
+        // without an end time (or without dates) hold at least the hours on
+        // one card, and the line says so.
+        let pattern = Pattern::of(u);
+        let days = if pattern.days == Decimal::from(u.days) {
+            format!("{} day(s)", u.days)
+        } else if u.days == 0 {
+            format!(
+                "{} day(s) (no dates: at least {} h on one card, 24 h a day)",
+                pattern.days,
+                u.hours.normalize()
+            )
+        } else {
+            format!(
+                "{} day(s) ({} dated; at least {} h on one card, 24 h a day)",
+                pattern.days,
+                u.days,
+                u.hours.normalize()
+            )
+        };
         out.push(format!(
-            "{model}: {} GPU-hours on {} day(s){span} ({} line(s)); paid {}",
+            "{model}: {} GPU-hours on {days}{span} ({} line(s)); paid {}",
             u.hours.normalize(),
-            u.days,
             u.lines,
             crate::audit::money(u.paid, bill.currency.as_deref())
         ));
@@ -525,6 +572,32 @@ mod tests {
             span_days: Decimal::ONE,
         };
         assert_eq!(p.size(Plan::Daily), (Decimal::ONE, Decimal::from(2)));
+    }
+
+    #[test]
+    fn the_built_in_book_parses_and_every_price_is_sourced_and_dated() {
+        let b = PriceBook::parse(BUILTIN_NAME, BUILTIN).unwrap();
+        assert_eq!(PriceBook::builtin(), b);
+        assert!(b.platforms.iter().any(|p| p.currency == "USD"));
+        assert!(b.platforms.iter().any(|p| p.currency == "CNY"));
+        for p in &b.platforms {
+            for pr in &p.prices {
+                assert!(!pr.source.is_empty() && !pr.date.is_empty(), "{}", p.name);
+            }
+        }
+        // CoreWeave's HGX H100: 49.24 per hour for 8 GPUs = 6.155 each.
+        let cw = b.platforms.iter().find(|p| p.name == "CoreWeave").unwrap();
+        let h100 = cw.prices.iter().find(|p| p.gpu == "H100").unwrap();
+        assert_eq!(
+            h100.price,
+            "49.24".parse::<Decimal>().unwrap() / Decimal::from(8)
+        );
+        // Every model the book names is one the bills are read for.
+        for p in &b.platforms {
+            for pr in &p.prices {
+                assert_eq!(gpu_model(&pr.gpu), Some(pr.gpu.as_str()), "{}", pr.gpu);
+            }
+        }
     }
 
     #[test]

@@ -129,7 +129,7 @@ pub const CHECKS: &[CheckInfo] = &[
         default_severity: Severity::Error,
         summary: "hidden fees (storage_replica + bandwidth + scheduling) above 5% of the subtotal",
         what: "Adds the three hidden-fee categories (storage_replica, bandwidth and scheduling) and divides them by the subtotal (every category except tax and credit). Fires when that share is above the threshold, 5% by default; exactly 5.00% passes. Set the threshold with `--hidden-threshold 5%` (or `0.05`).",
-        why: "Hidden fees are what the price list does not show. About a quarter of GPU and cloud platforms add them, and in some bills they are more than 20% of the total. A good bill keeps them at or under 5% of what you pay for.",
+        why: "Hidden fees are what the price list does not show: replicas, traffic and scheduling fees billed beside the compute, which can grow to a large part of the total. A good bill keeps them at or under 5% of what you pay for.",
         example: "compute 900.00, storage 20.00, bandwidth 60.00, scheduling 20.00: hidden 80.00 of a subtotal of 1000.00 is 8.00%, above 5.00%.",
         compares: Some(Ratio {
             parts: &[Figure::Hidden],
@@ -138,7 +138,7 @@ pub const CHECKS: &[CheckInfo] = &[
             default: Decimal::from_parts(5, 0, 0, false, 2),
             flag: "hidden-threshold",
             value_name: "SHARE",
-            help: "hidden / subtotal above this fails (`5%` or `0.05`)",
+            help: "hidden / subtotal above this fails",
         }),
     },
     CheckInfo {
@@ -147,7 +147,7 @@ pub const CHECKS: &[CheckInfo] = &[
         default_severity: Severity::Error,
         summary: "storage replicas (snapshots, backups, redundant copies) above 30% of the subtotal",
         what: "Divides the storage_replica total by the subtotal. Fires when the share is above the threshold, 30% by default. Set it with `--replica-threshold 30%`.",
-        why: "Replicas are about 60% of hidden fees on average. Snapshots and backups that nobody prunes, and geo-redundant copies chosen by default, grow silently until they rival the compute they protect.",
+        why: "Snapshots and backups that nobody prunes, and geo-redundant copies chosen by default, grow silently until they rival the compute they protect.",
         example: "storage_replica 350.00 of a subtotal of 1000.00 is 35.00%, above 30.00%.",
         compares: Some(Ratio {
             parts: &[Figure::Total(Category::StorageReplica)],

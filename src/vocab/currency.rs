@@ -177,6 +177,49 @@ pub fn is_symbol_char(c: char) -> bool {
     is_symbol(c.encode_utf8(&mut buf))
 }
 
+/// The active ISO 4217 alphabetic codes (funds and precious metals
+/// included; `XXX` "no currency" and `XTS` "testing" left out), for
+/// `--currency` and the `currency` keys of billaudit.toml. A bill may be
+/// in any of them, not only in those [`CURRENCIES`] knows the marks of.
+pub const ISO_4217: &[&str] = &[
+    "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT",
+    "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BOV", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD",
+    "CAD", "CDF", "CHE", "CHF", "CHW", "CLF", "CLP", "CNY", "COP", "COU", "CRC", "CUC", "CUP",
+    "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP",
+    "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HTG", "HUF", "IDR", "ILS",
+    "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW",
+    "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD",
+    "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MXV", "MYR", "MZN", "NAD", "NGN",
+    "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR",
+    "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL",
+    "SOS", "SRD", "SSP", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY",
+    "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "USN", "UYI", "UYU", "UYW", "UZS", "VED", "VES",
+    "VND", "VUV", "WST", "XAF", "XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XCD", "XCG", "XDR",
+    "XOF", "XPD", "XPF", "XPT", "XSU", "XUA", "YER", "ZAR", "ZMW", "ZWG", "ZWL",
+];
+
+/// A currency code a user gives (`--currency cny`, `currency = "RMB"`): an
+/// ISO 4217 code in any case, or an alias of one (`RMB` is `CNY`).
+/// Anything else is refused with what is accepted.
+pub fn parse_code(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    let up = t.to_ascii_uppercase();
+    if let Some(code) = code_of(&up).filter(|_| is_code(&up)) {
+        return Ok(code.to_string());
+    }
+    if ISO_4217.contains(&up.as_str()) {
+        return Ok(up);
+    }
+    Err(format!(
+        "`{t}` is not an ISO 4217 currency code (three letters, e.g. USD, CNY, EUR{})",
+        if t.chars().count() == 3 {
+            "; this one is not assigned"
+        } else {
+            ""
+        }
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +236,25 @@ mod tests {
                 assert!(seen.insert(s.to_ascii_uppercase()), "{s} twice");
             }
         }
+    }
+
+    #[test]
+    fn user_codes_are_iso_4217() {
+        assert_eq!(parse_code("cny"), Ok("CNY".to_string()));
+        assert_eq!(parse_code(" RMB "), Ok("CNY".to_string()));
+        assert_eq!(parse_code("THB"), Ok("THB".to_string()));
+        assert!(parse_code("XYZ").unwrap_err().contains("not assigned"));
+        assert!(parse_code("dollars").unwrap_err().contains("ISO 4217"));
+        assert!(parse_code("$").is_err());
+        assert!(parse_code("XXX").is_err());
+        // Every code the table reads bills in is an ISO code.
+        for c in CURRENCIES {
+            assert!(ISO_4217.contains(&c.code), "{}", c.code);
+        }
+        let mut sorted = ISO_4217.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), ISO_4217.len());
     }
 
     #[test]

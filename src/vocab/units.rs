@@ -58,6 +58,41 @@ pub fn unit_hours(unit: &str) -> Option<Decimal> {
     block.checked_mul(per)
 }
 
+/// Words that say, in a line's own text, that its quantity is in hours,
+/// when the bill has no unit column: `GPU 时长 RTX 4090`,
+/// `RTX 4090 GPU instance (hours)`. ASCII words must stand alone
+/// (`hourly` is not `hour`).
+pub const HOUR_IN_TEXT: &[&str] = &[
+    "时长",
+    "小时",
+    "卡时",
+    "gpu-hours",
+    "gpu-hour",
+    "hours",
+    "hour",
+    "hrs",
+];
+
+/// The hours of one unit of a quantity whose line has no unit, from the
+/// line's text: 1 when the text names an hour ([`HOUR_IN_TEXT`]), else
+/// `None`. Only asked of GPU compute lines, whose texts name memory sizes
+/// (`A100 80GB`) that are not a unit.
+pub fn text_hours(text: &str) -> Option<Decimal> {
+    let t = text.to_lowercase();
+    let named = HOUR_IN_TEXT.iter().any(|w| {
+        t.match_indices(w).any(|(i, _)| {
+            if !w.is_ascii() {
+                return true;
+            }
+            let before = t[..i].chars().last();
+            let after = t[i + w.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric())
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+        })
+    });
+    named.then_some(Decimal::ONE)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +108,28 @@ mod tests {
         assert_eq!(unit_hours("秒"), Some(Decimal::ONE / Decimal::from(3600)));
         for u in ["GB-hours", "GB*小时", "month", "hs", "ch"] {
             assert_eq!(unit_hours(u), None, "{u}");
+        }
+    }
+
+    #[test]
+    fn hours_named_in_the_text() {
+        for t in [
+            "GPU 时长 RTX 4090",
+            "RTX 4090 GPU instance (hours)",
+            "A100 GPU-hours",
+            "H100 usage, hrs",
+            "RTX 4090 使用小时",
+            "A100 80GB GPU-hours",
+        ] {
+            assert_eq!(text_hours(t), Some(Decimal::ONE), "{t}");
+        }
+        for t in [
+            "RTX 4090 GPU pod",
+            "RTX 4090 hourly plan",
+            "4090 instance (2 cards)",
+            "shours",
+        ] {
+            assert_eq!(text_hours(t), None, "{t}");
         }
     }
 }

@@ -238,3 +238,33 @@ fn the_python_step_fails_under_ci_when_maturin_or_pyarrow_cannot_be_installed() 
         assert!(t.contains(verdict), "{t}");
     }
 }
+
+/// The precommit and action steps build billaudit at opt-level 0: in
+/// target/ itself that build would replace target/release/billaudit, and
+/// the next benchmark would time an unoptimised binary.
+#[test]
+fn the_quick_release_build_has_its_own_target_dir() {
+    let run = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    let line = run
+        .lines()
+        .find(|l| l.starts_with("quick_release=("))
+        .expect("quick_release in .ci/run");
+    assert!(line.contains("OPT_LEVEL=0"), "{line}");
+    let dir = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("CARGO_TARGET_DIR="))
+        .expect("the quick build names its CARGO_TARGET_DIR");
+    let dir = dir.trim_matches(['"', ')']);
+    let rel = dir.strip_prefix("$PWD/").unwrap_or(dir);
+    assert!(
+        rel.starts_with("target/") && rel.len() > "target/".len(),
+        "the quick build shares target/: {dir}"
+    );
+    // The action check passes the step's target dir on instead of
+    // forcing target/.
+    let action = std::fs::read_to_string(root().join("scripts/action-check.py")).unwrap();
+    assert!(
+        !action.contains("\"CARGO_TARGET_DIR\": os.path.join(REPO, \"target\")"),
+        "scripts/action-check.py forces CARGO_TARGET_DIR=target"
+    );
+}

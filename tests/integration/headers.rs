@@ -200,7 +200,7 @@ fn a_file_without_a_currency_column_says_so() {
     assert_eq!(bill["currency"], serde_json::Value::Null);
     assert_eq!(
         bill["currency_note"],
-        "no currency column and no currency in the headers; the currency is unknown"
+        "no currency column and no currency in the headers; the currency is unknown: give it with --currency CODE, or `currency` in billaudit.toml or its [[profile]]"
     );
 
     let out = run(&["audit", "--format", "json", suffix.to_str().unwrap()]);

@@ -23,6 +23,7 @@ mod hostile;
 mod html;
 mod invoice_corpus;
 mod invoice_shapes;
+mod newcomer;
 mod oracles;
 mod parallel;
 mod parquet;

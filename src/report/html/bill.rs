@@ -10,6 +10,7 @@ use super::text::{Text, cut_text, location, plural, result_tag, status};
 use super::{DESCRIPTION_CHARS, dec};
 use crate::audit::{Bill, MAX_MONTHS, TOP_HIDDEN, percent, share};
 use crate::model::Category;
+use rust_decimal::Decimal;
 
 pub(super) fn section(i: usize, b: &Bill) -> Markup {
     let cur = b.currency.as_deref().unwrap_or("currency unknown");
@@ -20,6 +21,11 @@ pub(super) fn section(i: usize, b: &Bill) -> Markup {
                 (Text(&b.format)) " · " (Text(cur)) " · "
                 (plural(b.line_items as usize, "line item", "line items")) " · "
                 (plural(b.skipped_rows() as usize, "row skipped", "rows skipped"))
+            }
+            // Where the currency came from (a flag, the config, a profile,
+            // the file), or that it is unknown.
+            @if let Some(note) = &b.currency_note {
+                p.note.currency { (Text(note)) }
             }
             (categories(i, b))
             (gauge(i, b))
@@ -68,16 +74,32 @@ fn categories(i: usize, b: &Bill) -> Markup {
                         td.num { (share(b.subtotal, b.subtotal).map_or_else(String::new, percent)) }
                         td {}
                     }
+                    @if let Some(st) = b.stated_subtotal {
+                        tr.stated { td { "stated subtotal" } td.num { (dec(st)) } td {} td { (stated_verdict(st, b.subtotal)) } }
+                    }
                     @for c in [Category::Tax, Category::Credit] {
                         tr { td { (c) } td.num { (dec(b.totals.get(c))) } td {} td {} }
                     }
                     tr.sum { td { "total" } td.num { (dec(b.total)) } td {} td {} }
                     @if let Some(st) = b.stated_total {
-                        tr { td { "stated total" } td.num { (dec(st)) } td {} td {} }
+                        tr.stated { td { "stated total" } td.num { (dec(st)) } td {} td { (stated_verdict(st, b.total)) } }
                     }
                 }
             }
         }
+    }
+}
+
+/// What the bill states against what its lines add up to, said either way
+/// (as the human report does): a stated figure shown bare reads as agreement.
+fn stated_verdict(stated: Decimal, computed: Decimal) -> String {
+    if crate::audit::agrees(stated, computed) {
+        "agrees with the lines".to_string()
+    } else {
+        format!(
+            "differs from the lines by {}",
+            dec(stated.saturating_sub(computed))
+        )
     }
 }
 

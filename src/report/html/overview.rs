@@ -92,10 +92,12 @@ fn trend(report: &Report) -> Markup {
         if b.monthly.months.is_empty() {
             continue;
         }
+        // A bill of unknown currency is a series of its own: two unknown
+        // currencies may be two currencies.
         let cur = b
             .currency
             .clone()
-            .unwrap_or_else(|| "currency unknown".into());
+            .unwrap_or_else(|| format!("currency unknown ({})", bill_name(b)));
         let series = by_cur.entry(cur).or_default();
         for m in &b.monthly.months {
             let slot = series.entry(m.month.clone()).or_default();
