@@ -77,6 +77,8 @@ pub struct BillBuilder<'p> {
     pub(super) duplicates: duplicate_line::Seen,
     pub(super) granularity: billing_granularity::Granularity,
     pub(super) gpu: gpu_usage::GpuTally,
+    pub(super) commitments: unused_commitment::Commitments,
+    pub(super) contract: contract_price::Excess,
     pub(super) sink: Sink<'p>,
 }
 
@@ -101,6 +103,8 @@ impl<'p> BillBuilder<'p> {
             duplicates: duplicate_line::Seen::default(),
             granularity: billing_granularity::Granularity::default(),
             gpu: gpu_usage::GpuTally::default(),
+            commitments: unused_commitment::Commitments::default(),
+            contract: contract_price::Excess::default(),
             sink: Sink::new(path, policy),
         }
     }
@@ -126,6 +130,8 @@ impl<'p> BillBuilder<'p> {
         self.idle_storage.add(item, self.sink.part());
         self.granularity.add(item);
         self.gpu.add(item);
+        self.commitments.add(item, self.sink.part());
+        self.contract.add(item);
     }
 
     pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
@@ -183,6 +189,8 @@ impl<'p> BillBuilder<'p> {
             .report(currency.as_deref(), &mut self.sink);
         std::mem::take(&mut self.idle_storage).report(currency.as_deref(), &mut self.sink);
         self.granularity.report(currency.as_deref(), &mut self.sink);
+        self.commitments.report(currency.as_deref(), &mut self.sink);
+        self.contract.report(currency.as_deref(), &mut self.sink);
         subtotal_mismatch::check(
             self.stated_subtotal,
             &figures,

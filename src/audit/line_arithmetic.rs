@@ -32,12 +32,20 @@ pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
             return;
         }
     }
+    if let Some(message) = product_mismatch(item) {
+        sink.emit(Check::LineArithmetic, Some(item.line), message);
+    }
+}
+
+/// What is wrong when quantity x unit price disagrees with the list amount
+/// (or, without one, the amount) by more than their rounding and no
+/// declared block explains it; `None` when they agree or a figure is
+/// missing. `above-contracted-price` does not trust such a line either.
+pub fn product_mismatch(item: &LineItem) -> Option<String> {
     let (Some(q), Some(p)) = (item.quantity, item.unit_price) else {
-        return;
+        return None;
     };
-    let Some(product) = q.checked_mul(p) else {
-        return;
-    };
+    let product = q.checked_mul(p)?;
     let (against, label) = match item.list_amount {
         Some(l) => (l, "list amount"),
         None => (item.amount, "amount"),
@@ -69,16 +77,12 @@ pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
         diff > half_unit(written).saturating_add(slack)
     };
     if !off(product, slack) || declared_block_fits(item, product, slack, off) {
-        return;
+        return None;
     }
-    sink.emit(
-        Check::LineArithmetic,
-        Some(item.line),
-        format!(
-            "{q} x {p} = {} but the {label} is {against} (off by {}): {}",
-            product, diff, item.description
-        ),
-    );
+    Some(format!(
+        "{q} x {p} = {} but the {label} is {against} (off by {}): {}",
+        product, diff, item.description
+    ))
 }
 
 /// Exports pad amounts with zeros past the places they compute at (AWS:

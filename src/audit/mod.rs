@@ -11,6 +11,7 @@ pub mod baseline;
 mod bill;
 pub mod billing_granularity;
 pub mod billing_rounding;
+pub mod contract_price;
 pub mod duplicate_line;
 mod finding_log;
 pub mod gpu_usage;
@@ -32,6 +33,7 @@ pub mod subtotal_mismatch;
 mod thresholds;
 pub mod total_mismatch;
 pub mod unclassified_items;
+pub mod unused_commitment;
 pub mod usage;
 
 use std::collections::HashMap;

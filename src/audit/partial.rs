@@ -25,6 +25,7 @@ pub(super) fn check_item<'p>(item: &LineItem, out: &mut impl Emit<'p>) {
     rate_above_reference::check(item, out);
     billing_rounding::check(item, out);
     ingress_charged::check(item, out);
+    contract_price::check(item, out);
 }
 
 /// What a run of consecutive rows of one bill gives (see the module docs).
@@ -48,6 +49,8 @@ pub struct Partial<'p> {
     idle_storage: Events,
     granularity: billing_granularity::Granularity,
     gpu: gpu_usage::GpuTally,
+    commitments: unused_commitment::Commitments,
+    contract: contract_price::Excess,
 }
 
 /// The caches of a partial's tallies (descriptions to GPU models, units to
@@ -92,6 +95,8 @@ impl<'p> Partial<'p> {
             idle_storage: Events::default(),
             granularity: billing_granularity::Granularity::deferred(),
             gpu: gpu_usage::GpuTally::deferred(),
+            commitments: unused_commitment::Commitments::default(),
+            contract: contract_price::Excess::default(),
         }
     }
 
@@ -115,6 +120,8 @@ impl<'p> Partial<'p> {
         self.idle_storage.push(item);
         self.granularity.add(item);
         self.gpu.add(item);
+        self.commitments.add(item, 0);
+        self.contract.add(item);
     }
 
     /// [`BillBuilder::add_skip`].
@@ -136,6 +143,8 @@ impl<'p> Partial<'p> {
         self.idle_storage.merge(later.idle_storage);
         self.granularity.merge(later.granularity);
         self.gpu.merge(later.gpu);
+        self.commitments.merge(later.commitments);
+        self.contract.merge(later.contract);
     }
 
     /// Moves every line by `by`: a range read on its own counts its lines
@@ -154,6 +163,7 @@ impl<'p> Partial<'p> {
         self.unclassified.shift_lines(by);
         self.top_hidden = std::mem::take(&mut self.top_hidden).shift_lines(by);
         self.idle_storage.shift_lines(by);
+        self.commitments.shift_lines(by);
     }
 
     fn figures(&mut self) -> FiguresMut<'_> {
@@ -238,5 +248,7 @@ impl<'p> BillBuilder<'p> {
         self.idle_storage.replay(later.idle_storage, part);
         self.granularity.merge(later.granularity);
         self.gpu.merge(later.gpu);
+        self.commitments.merge(later.commitments.in_part(part));
+        self.contract.merge(later.contract);
     }
 }

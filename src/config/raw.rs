@@ -296,6 +296,7 @@ impl RawProfile {
             date_formats,
             date_order,
             skip_rows: self.skip.unwrap_or(0),
+            terms: Vec::new(),
         })
     }
 }

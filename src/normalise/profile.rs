@@ -187,6 +187,8 @@ pub struct Profile {
     /// Rows at the top that are never taken for the header (a user
     /// profile's `skip`).
     pub skip_rows: usize,
+    /// Commitment and contract columns, aliases per term ([`super::terms`]).
+    pub terms: Vec<(super::terms::Term, Vec<String>)>,
 }
 
 fn v(items: &[&str]) -> Vec<String> {
@@ -237,6 +239,7 @@ pub fn generic() -> Profile {
         date_formats: Vec::new(),
         date_order: None,
         skip_rows: 0,
+        terms: Vec::new(),
     }
 }
 
@@ -264,6 +267,8 @@ pub struct ColumnMap {
     /// OCI `lineItem/referenceNo`, `交易ID`): left out of a row's
     /// fingerprint, which `duplicate-line` compares.
     pub row_ids: Vec<usize>,
+    /// The commitment and contract columns found ([`super::terms`]).
+    pub terms: Vec<(super::terms::Term, usize)>,
 }
 
 /// Headers (lowercase, normalised) of columns that give each row its own id.
@@ -535,6 +540,7 @@ pub fn map_header(
         map.credit_list = find(c);
     }
     map.row_ids = row_id_columns(&map.names);
+    map.terms = super::terms::map(&profile.terms, &names);
     Some(Ok(map))
 }
 

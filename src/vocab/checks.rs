@@ -60,6 +60,8 @@ pub enum Check {
     HiddenShareIncrease,
     RateAboveReference,
     BillingRounding,
+    UnusedCommitment,
+    AboveContractedPrice,
 }
 
 /// A figure of a bill that a share check compares.
@@ -358,11 +360,64 @@ pub const CHECKS: &[CheckInfo] = &[
         example: "`A100 pod, start 2025-10-01 00:00, end 2025-10-01 20:05, 21 hours, 1.89, 39.69`: 20.0833 h elapsed, billed 21 h, 0.9167 h rounded up, an overcharge of 1.73.",
         compares: None,
     },
+    CheckInfo {
+        check: Check::UnusedCommitment,
+        code: "unused-commitment",
+        default_severity: Severity::Warning,
+        summary: "a commitment (reservation, savings plan) left more than 10% of its cost unused; above 25% an error",
+        what: "Adds up, per commitment id, the commitment's cost in the bill and the part of it nobody used, and fires when the unused share is above 10% (a warning) or above 25% (an error); exactly 10.00% passes. FOCUS: the unused money is the `EffectiveCost` of the rows with `CommitmentDiscountStatus = Unused`, the commitment's cost the `EffectiveCost` of its `Used` and `Unused` rows together, grouped by `CommitmentDiscountId`. AWS CUR: on each `RIFee` row, `reservation/UnusedRecurringFee` + `reservation/UnusedAmortizedUpfrontFeeForBillingPeriod` of `lineItem/UnblendedCost` + `reservation/AmortizedUpfrontFeeForBillingPeriod`, by `reservation/ReservationARN`; on each `SavingsPlanRecurringFee` row, `savingsPlan/TotalCommitmentToDate` - `savingsPlan/UsedCommitment` of `savingsPlan/TotalCommitmentToDate`, by `savingsPlan/SavingsPlanARN`. Azure (amortised cost export): the cost of the `ChargeType = UnusedReservation` and `UnusedSavingsPlan` rows, of the cost of those and of the `Usage` rows with the same `ReservationId` (or `benefitId`). Only the amortised view is used, never the purchase: FOCUS `ChargeCategory = Purchase` rows and their `BilledCost` (the money billed for the commitment up front or monthly) are not added, so the money is counted once, and none of these figures changes the bill's totals, which stay the billed amounts. One finding per commitment, on its first row, with the unused amount, the cost and the share; when more than one commitment fires, one more finding on the whole bill gives the sums. Set the levels in billaudit.toml: `[thresholds] unused-commitment = \"10%\"` and `unused-commitment-error = \"25%\"`; a severity set in `[severity]` holds for both levels.",
+        why: "A reserved GPU or a savings plan is paid every hour whether or not anything runs on it. The unused part is money paid for nothing, and it appears on no fee line: the bill only says it in the commitment columns. It is one of the largest hidden costs of committed cloud and GPU spend.",
+        example: "FOCUS 1.2: reservation `ri-a100` covers 730 hours at 1.00 USD an hour; its `Used` rows cost 500.00 (EffectiveCost) and its `Unused` row 230.00: 230.00 USD of 730.00 USD unused (31.51%), above 25%: an error.",
+        compares: None,
+    },
+    CheckInfo {
+        check: Check::AboveContractedPrice,
+        code: "above-contracted-price",
+        default_severity: Severity::Error,
+        summary: "a line is billed above the cost its contract states (FOCUS ContractedCost)",
+        what: "For every line that states a contracted cost (FOCUS `ContractedCost`, or `ContractedUnitPrice` x `PricingQuantity` when that is empty or zero), compares the billed amount with it. Fires when the amount is above the contracted cost by more than half a unit of the amount's last decimal (0.005 for `300.00`), the rounding `line-arithmetic` allows. Not compared: lines without a positive contracted cost (exports write `0` where no contract price applies), negative amounts (credits), lines whose `EffectiveCost` is at or below the contracted cost (the negotiated price was given, in a discount row of its own as AWS writes them), and lines whose quantity x list unit price disagrees with their list cost (`line-arithmetic` reports them; a contracted cost computed from the same quantity cannot be trusted). One finding per line with both figures and the excess; when more than one line fires, one more finding on the whole bill gives their count and the sum of the excess.",
+        why: "A negotiated rate that the bill does not apply is an overcharge no fee rule sees: every line adds up, only at the wrong price. FOCUS carries what the contract says beside what was billed, so the bill itself proves it.",
+        example: "`GPU on-demand hours, 100 Hours, BilledCost 300.00, ContractedCost 270.00`: billed 300.00 USD where the contract says 270.00 USD, 30.00 USD above.",
+        compares: None,
+    },
+];
+
+/// A threshold of a check that judges something other than the bill's
+/// category totals (so not a [`Ratio`]): a billaudit.toml `[thresholds]`
+/// key, its default, and the severity a finding above it has.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    pub check: Check,
+    /// The `[thresholds]` key.
+    pub key: &'static str,
+    /// The default, a fraction (`0.10` is 10%).
+    pub default: Decimal,
+    /// The severity above this level (when `[severity]` does not set one).
+    pub severity: Severity,
+    pub help: &'static str,
+}
+
+/// The [`Limit`]s, lowest level of a check first.
+pub const LIMITS: &[Limit] = &[
+    Limit {
+        check: Check::UnusedCommitment,
+        key: "unused-commitment",
+        default: Decimal::from_parts(10, 0, 0, false, 2),
+        severity: Severity::Warning,
+        help: "unused / cost of a commitment above this: a warning",
+    },
+    Limit {
+        check: Check::UnusedCommitment,
+        key: "unused-commitment-error",
+        default: Decimal::from_parts(25, 0, 0, false, 2),
+        severity: Severity::Error,
+        help: "unused / cost of a commitment above this: an error",
+    },
 ];
 
 impl Check {
     /// Every check, in the order of [`CHECKS`].
-    pub const ALL: [Check; 20] = [
+    pub const ALL: [Check; 22] = [
         Check::HiddenFeeShare,
         Check::ReplicaShare,
         Check::ReplicaRedundancy,
@@ -383,6 +438,8 @@ impl Check {
         Check::HiddenShareIncrease,
         Check::RateAboveReference,
         Check::BillingRounding,
+        Check::UnusedCommitment,
+        Check::AboveContractedPrice,
     ];
 
     /// The check's row of [`CHECKS`].

@@ -17,6 +17,7 @@ mod oci;
 use super::header::normalise_header;
 use super::number::DecimalMark;
 use super::profile::{CostBasis, Marker, Profile, Role, generic};
+use super::terms::Term;
 use crate::model::Category;
 
 /// A profile written as static data.
@@ -48,6 +49,9 @@ pub struct Spec {
     pub credit_list: Option<&'static str>,
     pub tag_prefixes: &'static [&'static str],
     pub decimal_mark: Option<DecimalMark>,
+    /// The commitment and contract columns, aliases per term
+    /// ([`super::terms`]).
+    pub terms: &'static [(Term, &'static [&'static str])],
 }
 
 impl Spec {
@@ -67,6 +71,7 @@ impl Spec {
         credit_list: None,
         tag_prefixes: &[],
         decimal_mark: None,
+        terms: &[],
     };
 
     pub fn to_profile(&self) -> Profile {
@@ -109,6 +114,7 @@ impl Spec {
             date_formats: Vec::new(),
             date_order: None,
             skip_rows: 0,
+            terms: self.terms.iter().map(|(t, a)| (*t, ns(a))).collect(),
         }
     }
 }
