@@ -79,6 +79,7 @@ pub struct BillBuilder<'p> {
     pub(super) gpu: gpu_usage::GpuTally,
     pub(super) commitments: unused_commitment::Commitments,
     pub(super) contract: contract_price::Excess,
+    pub(super) plans: plan_cost::Plans,
     pub(super) sink: Sink<'p>,
 }
 
@@ -105,6 +106,7 @@ impl<'p> BillBuilder<'p> {
             gpu: gpu_usage::GpuTally::default(),
             commitments: unused_commitment::Commitments::default(),
             contract: contract_price::Excess::default(),
+            plans: plan_cost::Plans::default(),
             sink: Sink::new(path, policy),
         }
     }
@@ -132,6 +134,7 @@ impl<'p> BillBuilder<'p> {
         self.gpu.add(item);
         self.commitments.add(item, self.sink.part());
         self.contract.add(item);
+        self.plans.add(item, self.sink.part());
     }
 
     pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
@@ -191,6 +194,7 @@ impl<'p> BillBuilder<'p> {
         self.granularity.report(currency.as_deref(), &mut self.sink);
         self.commitments.report(currency.as_deref(), &mut self.sink);
         self.contract.report(currency.as_deref(), &mut self.sink);
+        self.plans.report(currency.as_deref(), &mut self.sink);
         subtotal_mismatch::check(
             self.stated_subtotal,
             &figures,

@@ -24,6 +24,7 @@ pub mod line_arithmetic;
 pub mod monthly;
 pub mod parse_double_counted;
 mod partial;
+pub mod plan_cost;
 pub mod rate_above_reference;
 pub mod replica_redundancy;
 pub mod replica_share;

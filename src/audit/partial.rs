@@ -51,6 +51,7 @@ pub struct Partial<'p> {
     gpu: gpu_usage::GpuTally,
     commitments: unused_commitment::Commitments,
     contract: contract_price::Excess,
+    plans: plan_cost::Plans,
 }
 
 /// The caches of a partial's tallies (descriptions to GPU models, units to
@@ -97,6 +98,7 @@ impl<'p> Partial<'p> {
             gpu: gpu_usage::GpuTally::deferred(),
             commitments: unused_commitment::Commitments::default(),
             contract: contract_price::Excess::default(),
+            plans: plan_cost::Plans::default(),
         }
     }
 
@@ -122,6 +124,7 @@ impl<'p> Partial<'p> {
         self.gpu.add(item);
         self.commitments.add(item, 0);
         self.contract.add(item);
+        self.plans.add(item, 0);
     }
 
     /// [`BillBuilder::add_skip`].
@@ -145,6 +148,7 @@ impl<'p> Partial<'p> {
         self.gpu.merge(later.gpu);
         self.commitments.merge(later.commitments);
         self.contract.merge(later.contract);
+        self.plans.merge(later.plans);
     }
 
     /// Moves every line by `by`: a range read on its own counts its lines
@@ -164,6 +168,7 @@ impl<'p> Partial<'p> {
         self.top_hidden = std::mem::take(&mut self.top_hidden).shift_lines(by);
         self.idle_storage.shift_lines(by);
         self.commitments.shift_lines(by);
+        self.plans.shift_lines(by);
     }
 
     fn figures(&mut self) -> FiguresMut<'_> {
@@ -250,5 +255,6 @@ impl<'p> BillBuilder<'p> {
         self.gpu.merge(later.gpu);
         self.commitments.merge(later.commitments.in_part(part));
         self.contract.merge(later.contract);
+        self.plans.merge(later.plans.in_part(part));
     }
 }

@@ -62,6 +62,7 @@ pub enum Check {
     BillingRounding,
     UnusedCommitment,
     AboveContractedPrice,
+    PlanCostlierThanOnDemand,
 }
 
 /// A figure of a bill that a share check compares.
@@ -380,6 +381,16 @@ pub const CHECKS: &[CheckInfo] = &[
         example: "`GPU on-demand hours, 100 Hours, BilledCost 300.00, ContractedCost 270.00`: billed 300.00 USD where the contract says 270.00 USD, 30.00 USD above.",
         compares: None,
     },
+    CheckInfo {
+        check: Check::PlanCostlierThanOnDemand,
+        code: "plan-costlier-than-on-demand",
+        default_severity: Severity::Warning,
+        summary: "a GPU rented by the month (or week, year, daily plan) cost more than its used hours on demand",
+        what: "Per GPU model named by the bill's compute lines (`RTX 4090`, `A100`, ...): the plan lines are those whose unit is a month, week or year (`month`, `mo`, `月`, `个月`, `week`, `周`, `year`, `年`) or whose description says plan (`包月`, `包周`, `包日`, `包天`, `包年`, `monthly`, `weekly`, `daily plan`, `per month`, `subscription`, `reserved plan`); the other lines of that model with a quantity in a time unit (hours, days, minutes) give the hours used, and whatever they were billed is added to the plan's cost. The on-demand price is the first `[[price]]` entry of billaudit.toml whose pattern is in the first plan line's description and whose unit is an hour (or unset), in the bill's currency. Fires when the plan (+ the usage charges) cost more than hours used x that price, by more than half a unit of the plan amount's last decimal, on the first plan line, with the effective price per used hour and the difference. Silent without a price book entry for the model, or when the bill shows no usage lines for the plan's GPU (the hours used are unknown).",
+        why: "A monthly GPU looks cheap per hour only when it runs most of the month. Rented by the month and used a few hundred hours, it can cost three times the on-demand price for the same hours; the bill shows the plan and the hours, never the comparison.",
+        example: "price book: `RTX 4090` at 2.00 CNY per hour on demand. `RTX 4090 包月, 1 月, 1260.00` and `RTX 4090 运行时长, 200 小时, 0.00`: the plan cost 1260.00 CNY for 200 hours used = 6.30 CNY/hour; on demand those hours cost 400.00 CNY: the plan cost 860.00 CNY more.",
+        compares: None,
+    },
 ];
 
 /// A threshold of a check that judges something other than the bill's
@@ -417,7 +428,7 @@ pub const LIMITS: &[Limit] = &[
 
 impl Check {
     /// Every check, in the order of [`CHECKS`].
-    pub const ALL: [Check; 22] = [
+    pub const ALL: [Check; 23] = [
         Check::HiddenFeeShare,
         Check::ReplicaShare,
         Check::ReplicaRedundancy,
@@ -440,6 +451,7 @@ impl Check {
         Check::BillingRounding,
         Check::UnusedCommitment,
         Check::AboveContractedPrice,
+        Check::PlanCostlierThanOnDemand,
     ];
 
     /// The check's row of [`CHECKS`].

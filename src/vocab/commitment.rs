@@ -19,3 +19,25 @@ pub fn is(cell: &str, words: &[&str]) -> bool {
     let cell = cell.trim();
     words.iter().any(|w| w.eq_ignore_ascii_case(cell))
 }
+
+/// Units of a plan rented for a period rather than by the hour (a GPU
+/// rented by the month), for `plan-costlier-than-on-demand`. Compared with
+/// the whole unit, lowercased.
+pub const PLAN_UNITS: &[&str] = &[
+    "month", "months", "mo", "mon", "月", "个月", "week", "weeks", "周", "year", "years", "年",
+];
+/// Words of a description that make a line a plan (`RTX 4090 包月`,
+/// `A100 monthly plan`), lowercased substrings.
+pub const PLAN_WORDS: &[&str] = &[
+    "包月",
+    "包周",
+    "包日",
+    "包天",
+    "包年",
+    "monthly",
+    "weekly",
+    "daily plan",
+    "per month",
+    "subscription",
+    "reserved plan",
+];
