@@ -55,7 +55,8 @@ HIDDEN = ["storage_replica", "bandwidth", "scheduling"]
 SUBTOTAL = [c for c in CATS if c not in ("tax", "credit")]
 # Severity of each code (docs/checks.md): errors fail the bill.
 ERRORS = {"hidden-fee-share", "replica-share", "line-arithmetic", "subtotal-mismatch",
-          "total-mismatch", "unparsable-value", "hidden-share-increase", "above-contracted-price"}
+          "total-mismatch", "unparsable-value", "hidden-share-increase", "above-contracted-price",
+          "above-list-price"}
 # `unused-commitment` is an error above its higher level: its reason in
 # FINDINGS says `: error`.
 
@@ -316,7 +317,8 @@ FINDINGS = {
     },
     "fixtures/csv/arithmetic-error.csv": {
         "line-arithmetic:3": "line 3: 20 x 1.80 = 36.00 but billed 37.00",
-        "line-arithmetic:6": "line 6: 100 x 0.08 = 8.00 = list, but payable 8.50 is above the list",
+        "above-list-price:6": "line 6: 100 x 0.08 = 8.00 = list, but payable 8.50 is above the list "
+                              "(8.50 - 8.00 = 0.50; was line-arithmetic before issue 31)",
     },
     "fixtures/csv/huawei-usage.csv": {
         "idle-storage:3": "line 3: 云硬盘 evs-0001 billed 10-01..10-31 (开始时间/结束时间), the only compute "

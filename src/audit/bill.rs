@@ -79,6 +79,7 @@ pub struct BillBuilder<'p> {
     pub(super) gpu: gpu_usage::GpuTally,
     pub(super) commitments: unused_commitment::Commitments,
     pub(super) contract: contract_price::Excess,
+    pub(super) list: contract_price::Excess,
     pub(super) plans: plan_cost::Plans,
     pub(super) sink: Sink<'p>,
 }
@@ -105,7 +106,8 @@ impl<'p> BillBuilder<'p> {
             granularity: billing_granularity::Granularity::default(),
             gpu: gpu_usage::GpuTally::default(),
             commitments: unused_commitment::Commitments::default(),
-            contract: contract_price::Excess::default(),
+            contract: contract_price::Excess::contract(),
+            list: contract_price::Excess::list(),
             plans: plan_cost::Plans::default(),
             sink: Sink::new(path, policy),
         }
@@ -133,7 +135,8 @@ impl<'p> BillBuilder<'p> {
         self.granularity.add(item);
         self.gpu.add(item);
         self.commitments.add(item, self.sink.part());
-        self.contract.add(item);
+        self.contract.add(contract_price::excess(item).map(|e| e.1));
+        self.list.add(above_list_price::excess(item));
         self.plans.add(item, self.sink.part());
     }
 
@@ -194,6 +197,7 @@ impl<'p> BillBuilder<'p> {
         self.granularity.report(currency.as_deref(), &mut self.sink);
         self.commitments.report(currency.as_deref(), &mut self.sink);
         self.contract.report(currency.as_deref(), &mut self.sink);
+        self.list.report(currency.as_deref(), &mut self.sink);
         self.plans.report(currency.as_deref(), &mut self.sink);
         subtotal_mismatch::check(
             self.stated_subtotal,

@@ -66,17 +66,41 @@ pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     );
 }
 
-/// The lines of a bill billed above their contract: how many, and by how
-/// much in all.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+/// The lines of a bill billed above a figure of their own (their contract,
+/// `above-contracted-price`; their list amount, `above-list-price`): how
+/// many, and by how much in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Excess {
+    check: Check,
+    /// What they were billed above, for the message (`their list amount`).
+    above: &'static str,
     lines: u64,
     over: Decimal,
 }
 
 impl Excess {
-    pub fn add(&mut self, item: &LineItem) {
-        if let Some((_, over, _)) = excess(item) {
+    pub fn new(check: Check, above: &'static str) -> Self {
+        Excess {
+            check,
+            above,
+            lines: 0,
+            over: Decimal::ZERO,
+        }
+    }
+
+    /// The lines billed above their contract.
+    pub fn contract() -> Self {
+        Excess::new(Check::AboveContractedPrice, "their contracted cost")
+    }
+
+    /// The lines billed above their list amount.
+    pub fn list() -> Self {
+        Excess::new(Check::AboveListPrice, "their list amount")
+    }
+
+    /// Counts a line that is `over` above its figure (`None`: it is not).
+    pub fn add(&mut self, over: Option<Decimal>) {
+        if let Some(over) = over {
             self.lines += 1;
             self.over = self.over.saturating_add(over);
         }
@@ -89,15 +113,16 @@ impl Excess {
     }
 
     /// A finding on the whole bill with the sum, when more than one line
-    /// was billed above its contract (one line's finding says it all).
+    /// was billed above its figure (one line's finding says it all).
     pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if self.lines > 1 {
             sink.emit(
-                Check::AboveContractedPrice,
+                self.check,
                 None,
                 format!(
-                    "{} lines billed above their contracted cost, by {} in all",
+                    "{} lines billed above {}, by {} in all",
                     self.lines,
+                    self.above,
                     money(self.over, currency)
                 ),
             );
@@ -129,12 +154,12 @@ mod tests {
     fn messages(items: &[LineItem]) -> Vec<String> {
         let policy = Policy::default();
         let mut sink = Sink::new("bill.csv", &policy);
-        let mut excess = Excess::default();
+        let mut total = Excess::contract();
         for i in items {
             check(i, &mut sink);
-            excess.add(i);
+            total.add(excess(i).map(|e| e.1));
         }
-        excess.report(Some("USD"), &mut sink);
+        total.report(Some("USD"), &mut sink);
         sink.findings.into_iter().map(|f| f.message).collect()
     }
 

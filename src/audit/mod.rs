@@ -6,6 +6,7 @@
 //! (`vocab::checks`); `billaudit explain` and `docs/checks.md` are
 //! generated from it.
 
+pub mod above_list_price;
 pub mod accepted;
 pub mod baseline;
 mod bill;

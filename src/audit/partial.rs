@@ -26,6 +26,7 @@ pub(super) fn check_item<'p>(item: &LineItem, out: &mut impl Emit<'p>) {
     billing_rounding::check(item, out);
     ingress_charged::check(item, out);
     contract_price::check(item, out);
+    above_list_price::check(item, out);
 }
 
 /// What a run of consecutive rows of one bill gives (see the module docs).
@@ -51,6 +52,7 @@ pub struct Partial<'p> {
     gpu: gpu_usage::GpuTally,
     commitments: unused_commitment::Commitments,
     contract: contract_price::Excess,
+    list: contract_price::Excess,
     plans: plan_cost::Plans,
 }
 
@@ -97,7 +99,8 @@ impl<'p> Partial<'p> {
             granularity: billing_granularity::Granularity::deferred(),
             gpu: gpu_usage::GpuTally::deferred(),
             commitments: unused_commitment::Commitments::default(),
-            contract: contract_price::Excess::default(),
+            contract: contract_price::Excess::contract(),
+            list: contract_price::Excess::list(),
             plans: plan_cost::Plans::default(),
         }
     }
@@ -123,7 +126,8 @@ impl<'p> Partial<'p> {
         self.granularity.add(item);
         self.gpu.add(item);
         self.commitments.add(item, 0);
-        self.contract.add(item);
+        self.contract.add(contract_price::excess(item).map(|e| e.1));
+        self.list.add(above_list_price::excess(item));
         self.plans.add(item, 0);
     }
 
@@ -148,6 +152,7 @@ impl<'p> Partial<'p> {
         self.gpu.merge(later.gpu);
         self.commitments.merge(later.commitments);
         self.contract.merge(later.contract);
+        self.list.merge(later.list);
         self.plans.merge(later.plans);
     }
 
@@ -255,6 +260,7 @@ impl<'p> BillBuilder<'p> {
         self.gpu.merge(later.gpu);
         self.commitments.merge(later.commitments.in_part(part));
         self.contract.merge(later.contract);
+        self.list.merge(later.list);
         self.plans.merge(later.plans.in_part(part));
     }
 }

@@ -63,6 +63,7 @@ pub enum Check {
     UnusedCommitment,
     AboveContractedPrice,
     PlanCostlierThanOnDemand,
+    AboveListPrice,
 }
 
 /// A figure of a bill that a share check compares.
@@ -246,7 +247,7 @@ pub const CHECKS: &[CheckInfo] = &[
         code: "line-arithmetic",
         default_severity: Severity::Error,
         summary: "quantity x unit price differs from the amount",
-        what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is a finding too (for refunds, a credit larger than the listed one). Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact). A product off by exactly a power of ten is a block price only when the line declares that block, and only a ratio equal to the declared block is excused (in either direction: single units x a price per block, or blocks x a price per unit). Declared blocks are recognised in the unit or price-unit column when it starts with a count of 10, 100, 1000, ... (`1K`, `10K`, `1M`, `1K requests`, `1000 Hours`, `100 GB/Month`, `10,000 units`, `1 Million`); in the unit, price unit or description after `per` or `每`, or straight after `/` (`per 1M requests`, `per 1,000`, `/10k`, `per million`, `per thousand`; not `Data disk / 100 GB`); and as a Chinese multiplier before a count word `次`, `个`, `条`, `请求` or `token` (`万次`, `千次`, `百万次`, `元/万次`, `每千次`). `1 Hour`, `1 GB` and `1/Day` declare no block; a tenfold or hundredfold difference on a plain unit (`hour`) is an error.",
+        what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is `above-list-price`'s finding, and its product is not compared. Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact). A product off by exactly a power of ten is a block price only when the line declares that block, and only a ratio equal to the declared block is excused (in either direction: single units x a price per block, or blocks x a price per unit). Declared blocks are recognised in the unit or price-unit column when it starts with a count of 10, 100, 1000, ... (`1K`, `10K`, `1M`, `1K requests`, `1000 Hours`, `100 GB/Month`, `10,000 units`, `1 Million`); in the unit, price unit or description after `per` or `每`, or straight after `/` (`per 1M requests`, `per 1,000`, `/10k`, `per million`, `per thousand`; not `Data disk / 100 GB`); and as a Chinese multiplier before a count word `次`, `个`, `条`, `请求` or `token` (`万次`, `千次`, `百万次`, `元/万次`, `每千次`). `1 Hour`, `1 GB` and `1/Day` declare no block; a tenfold or hundredfold difference on a plain unit (`hour`) is an error.",
         why: "A line whose arithmetic does not add up is either a billing error or a fee folded into the price. Either way somebody should look at it.",
         example: "`GPU hours, 20, 1.80, 37.00`: 20 x 1.80 = 36.00, but the line charges 37.00 (off by 1.00).",
         compares: None,
@@ -391,6 +392,16 @@ pub const CHECKS: &[CheckInfo] = &[
         example: "price book: `RTX 4090` at 2.00 CNY per hour on demand. `RTX 4090 包月, 1 月, 1260.00` and `RTX 4090 运行时长, 200 小时, 0.00`: the plan cost 1260.00 CNY for 200 hours used = 6.30 CNY/hour; on demand those hours cost 400.00 CNY: the plan cost 860.00 CNY more.",
         compares: None,
     },
+    CheckInfo {
+        check: Check::AboveListPrice,
+        code: "above-list-price",
+        default_severity: Severity::Error,
+        summary: "a line is billed above its own list (pre-discount) amount",
+        what: "For every line that states a list amount (FOCUS `ListCost`, a `List`, `原价` or `官网价` column), compares the billed amount with it. Fires when the amount is above the list amount by more than half a unit of the amount's last decimal (0.005 for `8.50`); for a refund (a negative list amount) when the credit is larger than listed. One finding per line with both figures and the excess; when more than one line fires, one more finding on the whole bill gives their count and the sum of the excess. Until issue 31 this was part of `line-arithmetic` (same lines, same message); `line-arithmetic` still does not compare quantity x unit price on such a line. A FOCUS line without `ListCost` but with `ListUnitPrice` is compared by `line-arithmetic` (quantity x list unit price against the amount).",
+        why: "A discount is what a list price is for; a line billed above its own list price is a surcharge no fee line names, and the bill itself proves it.",
+        example: "`Data disk 100 GB, 100 x 0.08, list 8.00, billed 8.50`: the amount 8.50 is above the list amount 8.00 (by 0.50).",
+        compares: None,
+    },
 ];
 
 /// A threshold of a check that judges something other than the bill's
@@ -428,7 +439,7 @@ pub const LIMITS: &[Limit] = &[
 
 impl Check {
     /// Every check, in the order of [`CHECKS`].
-    pub const ALL: [Check; 23] = [
+    pub const ALL: [Check; 24] = [
         Check::HiddenFeeShare,
         Check::ReplicaShare,
         Check::ReplicaRedundancy,
@@ -452,6 +463,7 @@ impl Check {
         Check::UnusedCommitment,
         Check::AboveContractedPrice,
         Check::PlanCostlierThanOnDemand,
+        Check::AboveListPrice,
     ];
 
     /// The check's row of [`CHECKS`].

@@ -300,3 +300,94 @@ fn a_monthly_plan_used_little_costs_more_than_on_demand() {
     let bare = findings(&fixture("commitments/gpu-monthly-plan-cny.csv"));
     assert!(bare.is_empty(), "{bare:?}");
 }
+
+/// The new checks reach SARIF (rules and results), HTML, the FOCUS
+/// export's `x_Findings` and `explain`, which all read the check table.
+#[test]
+fn the_new_checks_reach_every_output() {
+    let bill = fixture("commitments/focus-1.2-unused-reservation.csv")
+        .display()
+        .to_string();
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&run(&["check", "--format", "sarif", &bill]).stdout).unwrap();
+    let run0 = &sarif["runs"][0];
+    let rules: Vec<&str> = run0["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    for code in [
+        "unused-commitment",
+        "above-contracted-price",
+        "plan-costlier-than-on-demand",
+    ] {
+        assert!(rules.contains(&code), "{code} not a SARIF rule");
+        let explain = run(&["explain", code]);
+        assert!(String::from_utf8_lossy(&explain.stdout).contains("What it does."));
+    }
+    let results: Vec<&str> = run0["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["above-contracted-price", "unused-commitment"]);
+    let html = String::from_utf8(run(&["check", "--format", "html", &bill]).stdout).unwrap();
+    assert!(html.contains("unused-commitment") && html.contains("above-contracted-price"));
+    // The export's rows in file order (lines 2-5): the findings on lines 3 and 5.
+    let focus = run(&["convert", "--to", "focus", &bill]);
+    let mut rdr = csv::Reader::from_reader(&focus.stdout[..]);
+    let col = rdr
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "x_Findings")
+        .unwrap();
+    let cells: Vec<String> = rdr.records().map(|r| r.unwrap()[col].to_string()).collect();
+    assert_eq!(
+        cells,
+        ["", "unused-commitment", "", "above-contracted-price"]
+    );
+}
+
+/// `above-list-price` took over `line-arithmetic`'s list comparison: the
+/// same line, the same message, its own code; the bill's other lines keep
+/// theirs.
+#[test]
+fn above_list_price_is_the_former_list_comparison() {
+    let all = findings(&fixture("csv/arithmetic-error.csv"));
+    // Line 6: 100 x 0.08 = 8.00 list, billed 8.50: 0.50 above.
+    assert_eq!(
+        of("above-list-price", &all),
+        [(
+            "error".to_string(),
+            Some(6),
+            "the amount 8.50 is above the list amount 8.00 (by 0.50): Data disk 100 GB".to_string()
+        )]
+    );
+    // Line 3 (20 x 1.80 = 36.00, billed 37.00) stays line-arithmetic's, alone.
+    let la = of("line-arithmetic", &all);
+    assert_eq!(la.len(), 1);
+    assert_eq!(la[0].1, Some(3));
+    // The FOCUS sample's Oracle adjustments (lines 949, 950) bill 0.192 and
+    // 0.08 against a ListCost of 0: above it by the amount itself; two
+    // lines, 0.192 + 0.08 = 0.272 in all.
+    let Some(dir) = real_data() else { return };
+    let real = of(
+        "above-list-price",
+        &findings(&dir.join("focus/focus_sample.csv")),
+    );
+    assert_eq!(real.len(), 3, "{real:?}");
+    assert_eq!(real[0].1, Some(949));
+    assert!(real[0].2.contains("(by 0.19200000000)"));
+    assert_eq!(real[1].1, Some(950));
+    assert!(real[1].2.contains("(by 0.08000000000)"));
+    assert_eq!(real[2].1, None);
+    assert!(
+        real[2]
+            .2
+            .contains("2 lines billed above their list amount, by 0.27200000000"),
+        "{real:?}"
+    );
+}
