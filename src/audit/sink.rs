@@ -91,7 +91,8 @@ impl<'p> Sink<'p> {
 
     /// [`Sink::emit_in`] at the severity `level` of a threshold the finding
     /// passed (`unused-commitment` above 25%), unless billaudit.toml's
-    /// `[severity]` sets the check's own (or turns it off).
+    /// `[severity]` gives the check another than its default (or turns it
+    /// off): the file `billaudit init` writes lists every default.
     pub fn emit_at(
         &mut self,
         part: usize,
@@ -105,8 +106,10 @@ impl<'p> Sink<'p> {
             None => self.part_path(0),
         }
         .to_string();
+        let default = Some(check.default_severity());
         let severity = match (self.policy.severities.get(&check), level) {
             (None, Some(l)) => Some(l),
+            (Some(s), Some(l)) if *s == default => Some(l),
             _ => self.policy.severity(check),
         };
         let Some(severity) = severity else {

@@ -323,10 +323,19 @@ mod tests {
         }));
         assert_eq!(contribution(&sp), Some((d("10.00"), d("0.50"))));
         let mut p = Policy::default();
+        // The default written out (`billaudit init`) keeps the levels.
         p.severities
             .insert(Check::UnusedCommitment, Some(Severity::Warning));
-        let f = run(&[fee.clone()], &p);
-        assert_eq!(f[0].0, Severity::Warning, "the configured severity holds");
+        assert_eq!(run(&[fee.clone()], &p)[0].0, Severity::Error);
+        // Another severity holds for both levels.
+        p.severities
+            .insert(Check::UnusedCommitment, Some(Severity::Error));
+        let mut warn = fee.clone();
+        warn.terms.as_mut().unwrap().unused_recurring = Some(d("0.00"));
+        // Unused 0.00 + 30.00 of 150.00 = 20%: the warning level, made an error.
+        warn.terms.as_mut().unwrap().unused_upfront = Some(d("30.00"));
+        let f = run(&[warn], &p);
+        assert_eq!(f[0].0, Severity::Error, "the configured severity holds");
         p.severities.insert(Check::UnusedCommitment, None);
         assert!(run(&[fee], &p).is_empty());
     }

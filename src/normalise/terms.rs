@@ -30,7 +30,7 @@ pub enum Term {
 impl Term {
     /// Whether the column holds money (read as an exact decimal).
     fn is_figure(self) -> bool {
-        !matches!(self, Term::CommitmentId | Term::Status)
+        matches!(slot(&mut Terms::default(), self), Slot::Figure(_))
     }
 }
 
@@ -40,9 +40,31 @@ pub enum TermCell<'r> {
     Figure(Decimal),
 }
 
+/// Where a term's value goes in a [`Terms`].
+enum Slot<'t> {
+    Text(&'t mut Option<String>),
+    Figure(&'t mut Option<Decimal>),
+}
+
+fn slot(t: &mut Terms, term: Term) -> Slot<'_> {
+    match term {
+        Term::CommitmentId => Slot::Text(&mut t.commitment_id),
+        Term::Status => Slot::Text(&mut t.status),
+        Term::Effective => Slot::Figure(&mut t.effective),
+        Term::Contracted => Slot::Figure(&mut t.contracted),
+        Term::ContractedUnitPrice => Slot::Figure(&mut t.contracted_unit_price),
+        Term::UnusedRecurring => Slot::Figure(&mut t.unused_recurring),
+        Term::UnusedUpfront => Slot::Figure(&mut t.unused_upfront),
+        Term::Upfront => Slot::Figure(&mut t.upfront),
+        Term::CommitmentTotal => Slot::Figure(&mut t.commitment_total),
+        Term::CommitmentUsed => Slot::Figure(&mut t.commitment_used),
+    }
+}
+
 /// The terms of a row: `cell(column, is_figure)` reads one cell (`None`
 /// for an empty cell or a placeholder, an error for an unreadable figure).
-/// `None` when the row has none of them.
+/// `None` when the row has none of them. A term mapped to several columns
+/// takes the first filled one.
 pub fn read<'r, E>(
     columns: &[(Term, usize)],
     mut cell: impl FnMut(usize, bool) -> Result<Option<TermCell<'r>>, E>,
@@ -50,41 +72,22 @@ pub fn read<'r, E>(
     let mut t = Terms::default();
     let mut any = false;
     for &(term, col) in columns {
+        let filled = match slot(&mut t, term) {
+            Slot::Text(s) => s.is_some(),
+            Slot::Figure(s) => s.is_some(),
+        };
+        if filled {
+            continue;
+        }
         let Some(value) = cell(col, term.is_figure())? else {
             continue;
         };
-        let slot_set = match term {
-            Term::CommitmentId => t.commitment_id.is_some(),
-            Term::Status => t.status.is_some(),
-            Term::Effective => t.effective.is_some(),
-            Term::Contracted => t.contracted.is_some(),
-            Term::ContractedUnitPrice => t.contracted_unit_price.is_some(),
-            Term::UnusedRecurring => t.unused_recurring.is_some(),
-            Term::UnusedUpfront => t.unused_upfront.is_some(),
-            Term::Upfront => t.upfront.is_some(),
-            Term::CommitmentTotal => t.commitment_total.is_some(),
-            Term::CommitmentUsed => t.commitment_used.is_some(),
-        };
-        if slot_set {
-            continue;
+        match (slot(&mut t, term), value) {
+            (Slot::Text(s), TermCell::Text(v)) => *s = Some(v.to_string()),
+            (Slot::Figure(s), TermCell::Figure(d)) => *s = Some(d),
+            _ => continue,
         }
         any = true;
-        let (text, figure) = match value {
-            TermCell::Text(s) => (Some(s.to_string()), None),
-            TermCell::Figure(d) => (None, Some(d)),
-        };
-        match term {
-            Term::CommitmentId => t.commitment_id = text,
-            Term::Status => t.status = text,
-            Term::Effective => t.effective = figure,
-            Term::Contracted => t.contracted = figure,
-            Term::ContractedUnitPrice => t.contracted_unit_price = figure,
-            Term::UnusedRecurring => t.unused_recurring = figure,
-            Term::UnusedUpfront => t.unused_upfront = figure,
-            Term::Upfront => t.upfront = figure,
-            Term::CommitmentTotal => t.commitment_total = figure,
-            Term::CommitmentUsed => t.commitment_used = figure,
-        }
     }
     Ok(any.then(|| Box::new(t)))
 }
