@@ -99,6 +99,41 @@ pub struct LineItem {
     pub category: Category,
     /// Id of the rule that classified the item (`builtin:...`, `profile:...`).
     pub rule: std::sync::Arc<str>,
+    /// What the row says of a commitment (reservation, savings plan) or a
+    /// contract, when the bill has such columns (FOCUS, AWS CUR, Azure);
+    /// boxed, as most bills have none. Never part of any total.
+    pub terms: Option<Box<Terms>>,
+}
+
+/// The commitment and contract cells of a row, as written (see
+/// `normalise::terms`); `audit::unused_commitment` and
+/// `audit::contract_price` read them. None of them is ever summed into the
+/// bill's totals: the money is the amount's alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// The commitment's id (FOCUS `CommitmentDiscountId`, AWS
+    /// `reservation/ReservationARN`, `savingsPlan/SavingsPlanARN`, Azure
+    /// `ReservationId`/`benefitId`).
+    pub commitment_id: Option<String>,
+    /// How the row stands to its commitment: FOCUS `CommitmentDiscountStatus`
+    /// (`Used`, `Unused`), Azure `ChargeType` (`UnusedReservation`), AWS
+    /// `lineItem/LineItemType` (`RIFee`, `SavingsPlanRecurringFee`).
+    pub status: Option<String>,
+    /// The amortised cost (FOCUS `EffectiveCost`).
+    pub effective: Option<Decimal>,
+    /// FOCUS `ContractedCost` and `ContractedUnitPrice`.
+    pub contracted: Option<Decimal>,
+    pub contracted_unit_price: Option<Decimal>,
+    /// AWS `reservation/UnusedRecurringFee`,
+    /// `reservation/UnusedAmortizedUpfrontFeeForBillingPeriod` and
+    /// `reservation/AmortizedUpfrontFeeForBillingPeriod` (on `RIFee` rows).
+    pub unused_recurring: Option<Decimal>,
+    pub unused_upfront: Option<Decimal>,
+    pub upfront: Option<Decimal>,
+    /// AWS `savingsPlan/TotalCommitmentToDate` and
+    /// `savingsPlan/UsedCommitment` (on `SavingsPlanRecurringFee` rows).
+    pub commitment_total: Option<Decimal>,
+    pub commitment_used: Option<Decimal>,
 }
 
 impl LineItem {
@@ -135,6 +170,7 @@ impl LineItem {
             forced: None,
             category: Category::Other,
             rule: "".into(),
+            terms: None,
         }
     }
 }

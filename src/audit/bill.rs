@@ -97,6 +97,10 @@ pub struct BillBuilder<'p> {
     pub(super) duplicates: duplicate_line::Seen,
     pub(super) granularity: billing_granularity::Granularity,
     pub(super) gpu: gpu_usage::GpuTally,
+    pub(super) commitments: unused_commitment::Commitments,
+    pub(super) contract: contract_price::Excess,
+    pub(super) list: contract_price::Excess,
+    pub(super) plans: plan_cost::Plans,
     pub(super) sink: Sink<'p>,
 }
 
@@ -121,6 +125,10 @@ impl<'p> BillBuilder<'p> {
             duplicates: duplicate_line::Seen::default(),
             granularity: billing_granularity::Granularity::default(),
             gpu: gpu_usage::GpuTally::default(),
+            commitments: unused_commitment::Commitments::default(),
+            contract: contract_price::Excess::contract(),
+            list: contract_price::Excess::list(),
+            plans: plan_cost::Plans::default(),
             sink: Sink::new(path, policy),
         }
     }
@@ -146,6 +154,10 @@ impl<'p> BillBuilder<'p> {
         self.idle_storage.add(item, self.sink.part());
         self.granularity.add(item);
         self.gpu.add(item);
+        self.commitments.add(item, self.sink.part());
+        self.contract.add(contract_price::excess(item).map(|e| e.1));
+        self.list.add(above_list_price::excess(item));
+        self.plans.add(item, self.sink.part());
     }
 
     pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
@@ -203,6 +215,10 @@ impl<'p> BillBuilder<'p> {
             .report(currency.as_deref(), &mut self.sink);
         std::mem::take(&mut self.idle_storage).report(currency.as_deref(), &mut self.sink);
         self.granularity.report(currency.as_deref(), &mut self.sink);
+        self.commitments.report(currency.as_deref(), &mut self.sink);
+        self.contract.report(currency.as_deref(), &mut self.sink);
+        self.list.report(currency.as_deref(), &mut self.sink);
+        self.plans.report(currency.as_deref(), &mut self.sink);
         subtotal_mismatch::check(
             self.stated_subtotal,
             &figures,

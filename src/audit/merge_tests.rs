@@ -82,6 +82,26 @@ fn op(line: u64, (kind, desc, res, when, cents, cur): (u8, u8, u8, u8, u16, u8))
             });
             i.unit = Some("hours".into());
             i.end = Some(start + Duration::minutes(hours * 60 - 30));
+            // Commitment rows of a few ids, Used and Unused (`unused-commitment`),
+            // lines billed above their contract (`above-contracted-price`), and
+            // monthly plans of the same GPU (`plan-costlier-than-on-demand`).
+            if res % 2 == 1 {
+                i.terms = Some(Box::new(crate::model::Terms {
+                    commitment_id: (res != 3).then(|| format!("ri-{}", kind % 2)),
+                    status: Some(["Used", "Unused"][usize::from(desc % 2)].into()),
+                    effective: Some(amount),
+                    ..crate::model::Terms::default()
+                }));
+            } else if desc == 4 {
+                i.terms = Some(Box::new(crate::model::Terms {
+                    contracted: Some(amount - Decimal::new(5, 2)),
+                    ..crate::model::Terms::default()
+                }));
+            }
+            if kind == 3 && desc == 3 {
+                i.quantity = Some(Decimal::ONE);
+                i.unit = Some("month".into());
+            }
         }
         4..=6 => {
             i.category = [Category::Storage, Category::StorageReplica][usize::from(kind % 2)];
@@ -139,6 +159,14 @@ fn policy(max: usize) -> Policy {
     };
     // A check turned off is neither listed nor counted, here or there.
     p.severities.insert(Check::IngressCharged, None);
+    // An on-demand price for the monthly A100 plans.
+    p.price_book.entries.push(rate_above_reference::PriceEntry {
+        pattern: "a100".into(),
+        unit: None,
+        currency: None,
+        max: Decimal::new(5, 1),
+        source: None,
+    });
     p
 }
 
@@ -363,5 +391,34 @@ fn the_months_tracked_are_the_first_ones_of_all_the_ranges() {
         let mut a = part(0..x);
         a.merge(bc);
         assert_eq!(finish_merged(a, &policy), want, "a + (b + c) at {x}, {y}");
+    }
+}
+
+/// The rows the property tests draw raise the commitment, contract and plan
+/// findings, so the merges above are tested on their state too.
+#[test]
+fn the_generated_rows_raise_the_commitment_contract_and_plan_findings() {
+    let policy = policy(100);
+    let mut seen = std::collections::HashSet::new();
+    // Every (kind, desc, res) of the compute rows, on a few days and amounts.
+    let mut ops = Vec::new();
+    let mut line = 2;
+    for kind in 0u8..4 {
+        for desc in 0u8..6 {
+            for res in 0u8..5 {
+                ops.push(op(line, (kind, desc, res, line as u8 % 12, line as u16, 1)));
+                line += 1;
+            }
+        }
+    }
+    for f in sequential(&ops, &policy).findings {
+        seen.insert(f.code);
+    }
+    for c in [
+        Check::UnusedCommitment,
+        Check::AboveContractedPrice,
+        Check::PlanCostlierThanOnDemand,
+    ] {
+        assert!(seen.contains(&c), "{c} not raised: {seen:?}");
     }
 }

@@ -6,11 +6,13 @@
 //! (`vocab::checks`); `billaudit explain` and `docs/checks.md` are
 //! generated from it.
 
+pub mod above_list_price;
 pub mod accepted;
 pub mod baseline;
 mod bill;
 pub mod billing_granularity;
 pub mod billing_rounding;
+pub mod contract_price;
 pub mod duplicate_line;
 mod finding_log;
 pub mod gpu_usage;
@@ -23,6 +25,7 @@ pub mod line_arithmetic;
 pub mod monthly;
 pub mod parse_double_counted;
 mod partial;
+pub mod plan_cost;
 pub mod rate_above_reference;
 pub mod replica_redundancy;
 pub mod replica_share;
@@ -32,6 +35,7 @@ pub mod subtotal_mismatch;
 mod thresholds;
 pub mod total_mismatch;
 pub mod unclassified_items;
+pub mod unused_commitment;
 pub mod usage;
 
 use std::collections::HashMap;

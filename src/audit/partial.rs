@@ -25,6 +25,8 @@ pub(super) fn check_item<'p>(item: &LineItem, out: &mut impl Emit<'p>) {
     rate_above_reference::check(item, out);
     billing_rounding::check(item, out);
     ingress_charged::check(item, out);
+    contract_price::check(item, out);
+    above_list_price::check(item, out);
 }
 
 /// What a run of consecutive rows of one bill gives (see the module docs).
@@ -48,6 +50,10 @@ pub struct Partial<'p> {
     idle_storage: Events,
     granularity: billing_granularity::Granularity,
     gpu: gpu_usage::GpuTally,
+    commitments: unused_commitment::Commitments,
+    contract: contract_price::Excess,
+    list: contract_price::Excess,
+    plans: plan_cost::Plans,
 }
 
 /// The caches of a partial's tallies (descriptions to GPU models, units to
@@ -92,6 +98,10 @@ impl<'p> Partial<'p> {
             idle_storage: Events::default(),
             granularity: billing_granularity::Granularity::deferred(),
             gpu: gpu_usage::GpuTally::deferred(),
+            commitments: unused_commitment::Commitments::default(),
+            contract: contract_price::Excess::contract(),
+            list: contract_price::Excess::list(),
+            plans: plan_cost::Plans::default(),
         }
     }
 
@@ -115,6 +125,10 @@ impl<'p> Partial<'p> {
         self.idle_storage.push(item);
         self.granularity.add(item);
         self.gpu.add(item);
+        self.commitments.add(item, 0);
+        self.contract.add(contract_price::excess(item).map(|e| e.1));
+        self.list.add(above_list_price::excess(item));
+        self.plans.add(item, 0);
     }
 
     /// [`BillBuilder::add_skip`].
@@ -136,6 +150,10 @@ impl<'p> Partial<'p> {
         self.idle_storage.merge(later.idle_storage);
         self.granularity.merge(later.granularity);
         self.gpu.merge(later.gpu);
+        self.commitments.merge(later.commitments);
+        self.contract.merge(later.contract);
+        self.list.merge(later.list);
+        self.plans.merge(later.plans);
     }
 
     /// Moves every line by `by`: a range read on its own counts its lines
@@ -154,6 +172,8 @@ impl<'p> Partial<'p> {
         self.unclassified.shift_lines(by);
         self.top_hidden = std::mem::take(&mut self.top_hidden).shift_lines(by);
         self.idle_storage.shift_lines(by);
+        self.commitments.shift_lines(by);
+        self.plans.shift_lines(by);
     }
 
     fn figures(&mut self) -> FiguresMut<'_> {
@@ -238,5 +258,9 @@ impl<'p> BillBuilder<'p> {
         self.idle_storage.replay(later.idle_storage, part);
         self.granularity.merge(later.granularity);
         self.gpu.merge(later.gpu);
+        self.commitments.merge(later.commitments.in_part(part));
+        self.contract.merge(later.contract);
+        self.list.merge(later.list);
+        self.plans.merge(later.plans.in_part(part));
     }
 }

@@ -86,12 +86,33 @@ impl<'p> Sink<'p> {
     /// A finding on a line of part `part` (from [`Sink::part`] when the
     /// line was added), or on the whole bill (`line` is `None`: the first part).
     pub fn emit_in(&mut self, part: usize, check: Check, line: Option<u64>, message: String) {
+        self.emit_at(part, check, line, message, None);
+    }
+
+    /// [`Sink::emit_in`] at the severity `level` of a threshold the finding
+    /// passed (`unused-commitment` above 25%), unless billaudit.toml's
+    /// `[severity]` gives the check another than its default (or turns it
+    /// off): the file `billaudit init` writes lists every default.
+    pub fn emit_at(
+        &mut self,
+        part: usize,
+        check: Check,
+        line: Option<u64>,
+        message: String,
+        level: Option<crate::model::Severity>,
+    ) {
         let path = match line {
             Some(_) => self.part_path(part),
             None => self.part_path(0),
         }
         .to_string();
-        let Some(severity) = self.policy.severity(check) else {
+        let default = Some(check.default_severity());
+        let severity = match (self.policy.severities.get(&check), level) {
+            (None, Some(l)) => Some(l),
+            (Some(s), Some(l)) if *s == default => Some(l),
+            _ => self.policy.severity(check),
+        };
+        let Some(severity) = severity else {
             return;
         };
         let n = self.per_code.entry(check).or_insert(0);

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::model::DecimalText;
-use crate::vocab::checks::{CHECKS, Check, Ratio};
+use crate::vocab::checks::{CHECKS, Check, LIMITS, Ratio};
 
 /// Thresholds of the share checks, as fractions (`0.05` is 5%).
 #[derive(Debug, Clone)]
@@ -31,6 +31,9 @@ pub struct Thresholds {
     /// The checks whose threshold was set explicitly (by a config key or a
     /// flag), which [`Thresholds::apply`] copies.
     given: Vec<Check>,
+    /// The levels of [`LIMITS`], in its order, and which were set explicitly.
+    limits: [Decimal; LIMITS.len()],
+    limits_given: [bool; LIMITS.len()],
 }
 
 /// How many checks have a threshold.
@@ -68,6 +71,7 @@ impl PartialEq for Thresholds {
             && self.replica_share == o.replica_share
             && self.redundancy == o.redundancy
             && self.scheduling_share == o.scheduling_share
+            && self.limits == o.limits
     }
 }
 
@@ -82,7 +86,12 @@ impl Default for Thresholds {
             redundancy: Decimal::ZERO,
             scheduling_share: Decimal::ZERO,
             given: Vec::new(),
+            limits: [Decimal::ZERO; LIMITS.len()],
+            limits_given: [false; LIMITS.len()],
         };
+        for (slot, l) in t.limits.iter_mut().zip(LIMITS) {
+            *slot = l.default;
+        }
         for c in Check::ALL {
             if let (Some(r), Some(slot)) = (c.compares(), t.slot(c)) {
                 *slot = r.default;
@@ -144,6 +153,37 @@ impl Thresholds {
             if let Some(v) = over.get(c) {
                 self.set(c, v);
             }
+        }
+        for (i, given) in over.limits_given.iter().enumerate() {
+            if *given {
+                self.limits[i] = over.limits[i];
+                self.limits_given[i] = true;
+            }
+        }
+    }
+
+    /// The level of the [`LIMITS`] entry with this key.
+    pub fn limit(&self, key: &str) -> Option<Decimal> {
+        let i = LIMITS.iter().position(|l| l.key == key)?;
+        Some(self.limits[i])
+    }
+
+    /// The levels of `check` among [`LIMITS`], lowest first, with the
+    /// severity above each.
+    pub fn limits_of(&self, check: Check) -> Vec<(Decimal, crate::model::Severity)> {
+        LIMITS
+            .iter()
+            .zip(self.limits)
+            .filter(|(l, _)| l.check == check)
+            .map(|(l, v)| (v, l.severity))
+            .collect()
+    }
+
+    /// Sets the level of the [`LIMITS`] entry with this key explicitly.
+    pub fn set_limit(&mut self, key: &str, value: Decimal) {
+        if let Some(i) = LIMITS.iter().position(|l| l.key == key) {
+            self.limits[i] = value;
+            self.limits_given[i] = true;
         }
     }
 }
@@ -220,14 +260,35 @@ fn ratios() -> impl Iterator<Item = (Check, Ratio)> {
 // ---- billaudit.toml: `[thresholds]`, one key per check code.
 
 /// A `[thresholds]` key: a check with a threshold.
-struct Key(Check);
+enum Key {
+    Share(Check),
+    Limit(&'static str),
+}
+
+/// Every `[thresholds]` key: the share checks', then the [`LIMITS`].
+const ALL_KEYS: [&str; COUNT + LIMITS.len()] = {
+    let mut keys = [""; COUNT + LIMITS.len()];
+    let mut i = 0;
+    while i < COUNT {
+        keys[i] = KEYS[i];
+        i += 1;
+    }
+    while i < COUNT + LIMITS.len() {
+        keys[i] = LIMITS[i - COUNT].key;
+        i += 1;
+    }
+    keys
+};
 
 impl<'de> Deserialize<'de> for Key {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let k = String::deserialize(d)?;
+        if let Some(l) = LIMITS.iter().find(|l| l.key == k) {
+            return Ok(Key::Limit(l.key));
+        }
         match Check::from_code(&k) {
-            Some(c) if c.compares().is_some() => Ok(Key(c)),
-            _ => Err(de::Error::unknown_field(&k, &KEYS)),
+            Some(c) if c.compares().is_some() => Ok(Key::Share(c)),
+            _ => Err(de::Error::unknown_field(&k, &ALL_KEYS)),
         }
     }
 }
@@ -254,18 +315,26 @@ impl<'de> Visitor<'de> for ThresholdsVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Thresholds, A::Error> {
         let mut t = Thresholds::default();
-        while let Some(Key(c)) = map.next_key()? {
+        while let Some(k) = map.next_key()? {
             let Fraction(v) = map.next_value()?;
-            let is_share = c.compares().is_some_and(|r| is_share(&r));
-            if is_share && v > Decimal::ONE {
+            // A share above 100% is a slip (`50` for `50%`): an error
+            // naming the key. Limits are shares of a commitment's cost.
+            let (name, share) = match &k {
+                Key::Share(c) => (c.code(), c.compares().is_some_and(|r| is_share(&r))),
+                Key::Limit(key) => (*key, true),
+            };
+            if share && v > Decimal::ONE {
                 return Err(de::Error::custom(format!(
                     "key `{}`: a share, and {} is above 1 ({}%): write a percentage as a string (`\"50%\"`) or a fraction (`0.5`), at most 100%",
-                    c.code(),
+                    name,
                     v.normalize(),
                     (v * Decimal::ONE_HUNDRED).normalize()
                 )));
             }
-            t.set(c, v);
+            match k {
+                Key::Share(c) => t.set(c, v),
+                Key::Limit(key) => t.set_limit(key, v),
+            }
         }
         Ok(t)
     }

@@ -45,6 +45,11 @@ pub fn default_toml() -> String {
             let _ = writeln!(s, "{key:<30} # {}", r.help);
         }
     }
+    for l in crate::vocab::checks::LIMITS {
+        let pct = (l.default * rust_decimal::Decimal::ONE_HUNDRED).normalize();
+        let key = format!("{} = \"{pct}%\"", l.key);
+        let _ = writeln!(s, "{key:<30} # {}", l.help);
+    }
     s.push_str(
         "\n# A severity per check code: \"error\", \"warning\" or \"off\".\n\
          # `billaudit explain CODE` documents each check.\n[severity]\n",

@@ -301,6 +301,7 @@ impl RawProfile {
             date_formats,
             date_order,
             skip_rows: self.skip.unwrap_or(0),
+            terms: Vec::new(),
         })
     }
 }

@@ -11,6 +11,7 @@ pub mod infer;
 pub mod number;
 pub mod profile;
 pub mod profiles;
+pub mod terms;
 pub mod text;
 
 use rust_decimal::Decimal;
@@ -246,6 +247,33 @@ impl RowNormaliser<'_> {
         }
     }
 
+    /// The row's commitment and contract cells ([`terms`]); `None` for a
+    /// file without such columns. A figure that is not a number is an
+    /// `unparsable-value`, as in any other money column.
+    fn terms(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+    ) -> Result<Option<Box<crate::model::Terms>>, Box<Finding>> {
+        if self.map.terms.is_empty() {
+            return Ok(None);
+        }
+        terms::read(&self.map.terms, |i, figure| {
+            let t = number::trim(self.text(line, rec, i)?);
+            if t.is_empty() || number::is_placeholder(t) {
+                return Ok(None);
+            }
+            if !figure {
+                return Ok(Some(terms::TermCell::Text(t)));
+            }
+            match parse_number(t, self.mark) {
+                Ok(Cell::Value(d)) => Ok(Some(terms::TermCell::Figure(d))),
+                Ok(Cell::Missing) => Ok(None),
+                Err(e) => Err(self.finding(line, i, e.to_string())),
+            }
+        })
+    }
+
     /// The currency of a row: its currency cell, else the header's.
     fn row_currency(
         &self,
@@ -408,6 +436,7 @@ impl RowNormaliser<'_> {
             forced,
             category,
             rule: _,
+            terms,
         } = &mut *item;
         *item_line = line;
         *item_amount = amount;
@@ -434,6 +463,7 @@ impl RowNormaliser<'_> {
         *fingerprint = 0;
         *forced = None;
         *category = Category::Other;
+        *terms = self.terms(line, rec)?;
         item.fingerprint = self.fingerprint(rec);
         if item.unit.is_none() {
             if let Some(i) = self.map.get(Role::Quantity) {

@@ -227,6 +227,8 @@ pub struct Profile {
     /// Rows at the top that are never taken for the header (a user
     /// profile's `skip`).
     pub skip_rows: usize,
+    /// Commitment and contract columns, aliases per term ([`super::terms`]).
+    pub terms: Vec<(super::terms::Term, Vec<String>)>,
 }
 
 fn v(items: &[&str]) -> Vec<String> {
@@ -278,6 +280,7 @@ pub fn generic() -> Profile {
         date_formats: Vec::new(),
         date_order: None,
         skip_rows: 0,
+        terms: Vec::new(),
     }
 }
 
@@ -307,6 +310,8 @@ pub struct ColumnMap {
     pub row_ids: Vec<usize>,
     /// The record-type column and its table, when the profile has one.
     pub record_type: Option<(usize, RecordTypes)>,
+    /// The commitment and contract columns found ([`super::terms`]).
+    pub terms: Vec<(super::terms::Term, usize)>,
 }
 
 /// Headers (lowercase, normalised) of columns that give each row its own id.
@@ -616,6 +621,7 @@ pub fn map_header(
         .record_types
         .as_ref()
         .and_then(|r| find(&r.column).map(|i| (i, r.clone())));
+    map.terms = super::terms::map(&profile.terms, &names);
     Some(Ok(map))
 }
 

@@ -48,7 +48,8 @@ enum Done<'p> {
 type Batch<'p> = (usize, std::result::Result<Done<'p>, String>);
 
 /// The columns whose texts the rows need: the profile's (every role, the
-/// classification texts, the markers, the credit list), or every column
+/// classification texts, the markers, the commitment terms, the credit
+/// list), or every column
 /// when user rules classify the rows (they may read any column).
 pub(super) fn text_columns(map: &ColumnMap, width: usize, user_rules: bool) -> Vec<bool> {
     let mut text = vec![user_rules; width];
@@ -62,6 +63,7 @@ pub(super) fn text_columns(map: &ColumnMap, width: usize, user_rules: bool) -> V
     }
     map.class_tiers.iter().flatten().for_each(|&c| set(c));
     map.markers.iter().for_each(|(c, _)| set(*c));
+    map.terms.iter().for_each(|(_, c)| set(*c));
     map.credit_list.into_iter().for_each(&mut set);
     map.header_currency_column.into_iter().for_each(&mut set);
     text

@@ -60,6 +60,10 @@ pub enum Check {
     HiddenShareIncrease,
     RateAboveReference,
     BillingRounding,
+    UnusedCommitment,
+    AboveContractedPrice,
+    PlanCostlierThanOnDemand,
+    AboveListPrice,
 }
 
 /// A figure of a bill that a share check compares.
@@ -243,7 +247,7 @@ pub const CHECKS: &[CheckInfo] = &[
         code: "line-arithmetic",
         default_severity: Severity::Error,
         summary: "quantity x unit price differs from the amount",
-        what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is a finding too (for refunds, a credit larger than the listed one). Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact). A product off by exactly a power of ten is a block price only when the line declares that block, and only a ratio equal to the declared block is excused (in either direction: single units x a price per block, or blocks x a price per unit). Declared blocks are recognised in the unit or price-unit column when it starts with a count of 10, 100, 1000, ... (`1K`, `10K`, `1M`, `1K requests`, `1000 Hours`, `100 GB/Month`, `10,000 units`, `1 Million`); in the unit, price unit or description after `per` or `每`, or straight after `/` (`per 1M requests`, `per 1,000`, `/10k`, `per million`, `per thousand`; not `Data disk / 100 GB`); and as a Chinese multiplier before a count word `次`, `个`, `条`, `请求` or `token` (`万次`, `千次`, `百万次`, `元/万次`, `每千次`). `1 Hour`, `1 GB` and `1/Day` declare no block; a tenfold or hundredfold difference on a plain unit (`hour`) is an error.",
+        what: "For every line that states both a quantity and a unit price, multiplies them and compares the product with the amount. When the bill also has a list (pre-discount) amount, the product is compared with that instead, so discounts are not errors; a payable amount above the list amount is `above-list-price`'s finding, and its product is not compared. Fires when they differ by more than the rounding the bill itself shows: half a unit of the compared amount's last written decimal (0.005 for `12.30`), plus what rounding a quantity or price written with decimals can move the product (cloud exports round quantities like `0.0000142949` and prices like `0.011199923`; whole quantities are taken as exact). A product off by exactly a power of ten is a block price only when the line declares that block, and only a ratio equal to the declared block is excused (in either direction: single units x a price per block, or blocks x a price per unit). Declared blocks are recognised in the unit or price-unit column when it starts with a count of 10, 100, 1000, ... (`1K`, `10K`, `1M`, `1K requests`, `1000 Hours`, `100 GB/Month`, `10,000 units`, `1 Million`); in the unit, price unit or description after `per` or `每`, or straight after `/` (`per 1M requests`, `per 1,000`, `/10k`, `per million`, `per thousand`; not `Data disk / 100 GB`); and as a Chinese multiplier before a count word `次`, `个`, `条`, `请求` or `token` (`万次`, `千次`, `百万次`, `元/万次`, `每千次`). `1 Hour`, `1 GB` and `1/Day` declare no block; a tenfold or hundredfold difference on a plain unit (`hour`) is an error.",
         why: "A line whose arithmetic does not add up is either a billing error or a fee folded into the price. Either way somebody should look at it.",
         example: "`GPU hours, 20, 1.80, 37.00`: 20 x 1.80 = 36.00, but the line charges 37.00 (off by 1.00).",
         compares: None,
@@ -358,11 +362,84 @@ pub const CHECKS: &[CheckInfo] = &[
         example: "`A100 pod, start 2025-10-01 00:00, end 2025-10-01 20:05, 21 hours, 1.89, 39.69`: 20.0833 h elapsed, billed 21 h, 0.9167 h rounded up, an overcharge of 1.73.",
         compares: None,
     },
+    CheckInfo {
+        check: Check::UnusedCommitment,
+        code: "unused-commitment",
+        default_severity: Severity::Warning,
+        summary: "a commitment (reservation, savings plan) left more than 10% of its cost unused; above 25% an error",
+        what: "Adds up, per commitment id, the commitment's cost in the bill and the part of it nobody used, and fires when the unused share is above 10% (a warning) or above 25% (an error); exactly 10.00% passes. FOCUS: the unused money is the `EffectiveCost` of the rows with `CommitmentDiscountStatus = Unused`, the commitment's cost the `EffectiveCost` of its `Used` and `Unused` rows together, grouped by `CommitmentDiscountId`. AWS CUR: on each `RIFee` row, `reservation/UnusedRecurringFee` + `reservation/UnusedAmortizedUpfrontFeeForBillingPeriod` of `lineItem/UnblendedCost` + `reservation/AmortizedUpfrontFeeForBillingPeriod`, by `reservation/ReservationARN`; on each `SavingsPlanRecurringFee` row, `savingsPlan/TotalCommitmentToDate` - `savingsPlan/UsedCommitment` of `savingsPlan/TotalCommitmentToDate`, by `savingsPlan/SavingsPlanARN`. Azure (amortised cost export): the cost of the `ChargeType = UnusedReservation` and `UnusedSavingsPlan` rows, of the cost of those and of the `Usage` rows with the same `ReservationId` (or `benefitId`). Only the amortised view is used, never the purchase: FOCUS `ChargeCategory = Purchase` rows and their `BilledCost` (the money billed for the commitment up front or monthly) are not added, so the money is counted once, and none of these figures changes the bill's totals, which stay the billed amounts. One finding per commitment, on its first row, with the unused amount, the cost and the share; when more than one commitment fires, one more finding on the whole bill gives the sums. Set the levels in billaudit.toml: `[thresholds] unused-commitment = \"10%\"` and `unused-commitment-error = \"25%\"`; a severity other than `warning` set in `[severity]` holds for both levels.",
+        why: "A reserved GPU or a savings plan is paid every hour whether or not anything runs on it. The unused part is money paid for nothing, and it appears on no fee line: the bill only says it in the commitment columns. It is one of the largest hidden costs of committed cloud and GPU spend.",
+        example: "FOCUS 1.2: reservation `ri-a100` covers 730 hours at 1.00 USD an hour; its `Used` rows cost 500.00 (EffectiveCost) and its `Unused` row 230.00: 230.00 USD of 730.00 USD unused (31.51%), above 25%: an error.",
+        compares: None,
+    },
+    CheckInfo {
+        check: Check::AboveContractedPrice,
+        code: "above-contracted-price",
+        default_severity: Severity::Error,
+        summary: "a line is billed above the cost its contract states (FOCUS ContractedCost)",
+        what: "For every line that states a contracted cost (FOCUS `ContractedCost`, or `ContractedUnitPrice` x `PricingQuantity` when that is empty or zero), compares the billed amount with it. Fires when the amount is above the contracted cost by more than half a unit of the amount's last decimal (0.005 for `300.00`), the rounding `line-arithmetic` allows. Not compared: lines without a positive contracted cost (exports write `0` where no contract price applies), negative amounts (credits), lines whose `EffectiveCost` is at or below the contracted cost (the negotiated price was given, in a discount row of its own as AWS writes them), and lines whose quantity x list unit price disagrees with their list cost (`line-arithmetic` reports them; a contracted cost computed from the same quantity cannot be trusted). One finding per line with both figures and the excess; when more than one line fires, one more finding on the whole bill gives their count and the sum of the excess.",
+        why: "A negotiated rate that the bill does not apply is an overcharge no fee rule sees: every line adds up, only at the wrong price. FOCUS carries what the contract says beside what was billed, so the bill itself proves it.",
+        example: "`GPU on-demand hours, 100 Hours, BilledCost 300.00, ContractedCost 270.00`: billed 300.00 USD where the contract says 270.00 USD, 30.00 USD above.",
+        compares: None,
+    },
+    CheckInfo {
+        check: Check::PlanCostlierThanOnDemand,
+        code: "plan-costlier-than-on-demand",
+        default_severity: Severity::Warning,
+        summary: "a GPU rented by the month (or week, year, daily plan) cost more than its used hours on demand",
+        what: "Per GPU model named by the bill's compute lines (`RTX 4090`, `A100`, ...): the plan lines are those whose unit is a month, week or year (`month`, `mo`, `月`, `个月`, `week`, `周`, `year`, `年`) or whose description says plan (`包月`, `包周`, `包日`, `包天`, `包年`, `monthly`, `weekly`, `daily plan`, `per month`, `subscription`, `reserved plan`); the other lines of that model with a quantity in a time unit (hours, days, minutes) give the hours used, and whatever they were billed is added to the plan's cost. The on-demand price is the first `[[price]]` entry of billaudit.toml whose pattern is in the first plan line's description and whose unit is an hour (or unset), in the bill's currency. Fires when the plan (+ the usage charges) cost more than hours used x that price, by more than half a unit of the plan amount's last decimal, on the first plan line, with the effective price per used hour and the difference. Silent without a price book entry for the model, or when the bill shows no usage lines for the plan's GPU (the hours used are unknown).",
+        why: "A monthly GPU looks cheap per hour only when it runs most of the month. Rented by the month and used a few hundred hours, it can cost three times the on-demand price for the same hours; the bill shows the plan and the hours, never the comparison.",
+        example: "price book: `RTX 4090` at 2.00 CNY per hour on demand. `RTX 4090 包月, 1 月, 1260.00` and `RTX 4090 运行时长, 200 小时, 0.00`: the plan cost 1260.00 CNY for 200 hours used = 6.30 CNY/hour; on demand those hours cost 400.00 CNY: the plan cost 860.00 CNY more.",
+        compares: None,
+    },
+    CheckInfo {
+        check: Check::AboveListPrice,
+        code: "above-list-price",
+        default_severity: Severity::Error,
+        summary: "a line is billed above its own list (pre-discount) amount",
+        what: "For every line that states a list amount (FOCUS `ListCost`, a `List`, `原价` or `官网价` column), compares the billed amount with it. Fires when the amount is above the list amount by more than half a unit of the amount's last decimal (0.005 for `8.50`); for a refund (a negative list amount) when the credit is larger than listed. One finding per line with both figures and the excess; when more than one line fires, one more finding on the whole bill gives their count and the sum of the excess. Until issue 31 this was part of `line-arithmetic` (same lines, same message); `line-arithmetic` still does not compare quantity x unit price on such a line. A FOCUS line without `ListCost` but with `ListUnitPrice` is compared by `line-arithmetic` (quantity x list unit price against the amount).",
+        why: "A discount is what a list price is for; a line billed above its own list price is a surcharge no fee line names, and the bill itself proves it.",
+        example: "`Data disk 100 GB, 100 x 0.08, list 8.00, billed 8.50`: the amount 8.50 is above the list amount 8.00 (by 0.50).",
+        compares: None,
+    },
+];
+
+/// A threshold of a check that judges something other than the bill's
+/// category totals (so not a [`Ratio`]): a billaudit.toml `[thresholds]`
+/// key, its default, and the severity a finding above it has.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    pub check: Check,
+    /// The `[thresholds]` key.
+    pub key: &'static str,
+    /// The default, a fraction (`0.10` is 10%).
+    pub default: Decimal,
+    /// The severity above this level (when `[severity]` does not set one).
+    pub severity: Severity,
+    pub help: &'static str,
+}
+
+/// The [`Limit`]s, lowest level of a check first.
+pub const LIMITS: &[Limit] = &[
+    Limit {
+        check: Check::UnusedCommitment,
+        key: "unused-commitment",
+        default: Decimal::from_parts(10, 0, 0, false, 2),
+        severity: Severity::Warning,
+        help: "unused / cost of a commitment above this: a warning",
+    },
+    Limit {
+        check: Check::UnusedCommitment,
+        key: "unused-commitment-error",
+        default: Decimal::from_parts(25, 0, 0, false, 2),
+        severity: Severity::Error,
+        help: "unused / cost of a commitment above this: an error",
+    },
 ];
 
 impl Check {
     /// Every check, in the order of [`CHECKS`].
-    pub const ALL: [Check; 20] = [
+    pub const ALL: [Check; 24] = [
         Check::HiddenFeeShare,
         Check::ReplicaShare,
         Check::ReplicaRedundancy,
@@ -383,6 +460,10 @@ impl Check {
         Check::HiddenShareIncrease,
         Check::RateAboveReference,
         Check::BillingRounding,
+        Check::UnusedCommitment,
+        Check::AboveContractedPrice,
+        Check::PlanCostlierThanOnDemand,
+        Check::AboveListPrice,
     ];
 
     /// The check's row of [`CHECKS`].

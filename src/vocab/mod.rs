@@ -7,6 +7,7 @@
 
 pub mod category;
 pub mod checks;
+pub mod commitment;
 pub mod currency;
 pub mod focus;
 pub mod headers;

@@ -6,6 +6,7 @@ mod batch;
 mod ci_honesty;
 mod cli;
 mod cloud_fixtures;
+mod commitments;
 mod common;
 mod config;
 mod csv_shapes;

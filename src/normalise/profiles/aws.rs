@@ -4,6 +4,7 @@
 use super::Spec;
 use crate::model::Category;
 use crate::normalise::profile::Role;
+use crate::normalise::terms::Term;
 
 /// Line item types that are credits: refunds, credits and every `*Discount`
 /// (`EdpDiscount`, `BundledDiscount`, `PrivateRateDiscount`, `SppDiscount`,
@@ -71,6 +72,29 @@ pub const CUR_LEGACY: Spec = Spec {
             "aws-line-item-type",
         ),
     ],
+    // `unused-commitment`: the `RIFee` and `SavingsPlanRecurringFee` rows'
+    // commitment columns (docs/checks.md).
+    terms: &[
+        (
+            Term::CommitmentId,
+            &["reservation/ReservationARN", "savingsPlan/SavingsPlanARN"],
+        ),
+        (Term::Status, &["lineItem/LineItemType"]),
+        (Term::UnusedRecurring, &["reservation/UnusedRecurringFee"]),
+        (
+            Term::UnusedUpfront,
+            &["reservation/UnusedAmortizedUpfrontFeeForBillingPeriod"],
+        ),
+        (
+            Term::Upfront,
+            &["reservation/AmortizedUpfrontFeeForBillingPeriod"],
+        ),
+        (
+            Term::CommitmentTotal,
+            &["savingsPlan/TotalCommitmentToDate"],
+        ),
+        (Term::CommitmentUsed, &["savingsPlan/UsedCommitment"]),
+    ],
     ..Spec::EMPTY
 };
 
@@ -129,6 +153,30 @@ pub const CUR2: Spec = Spec {
             Category::Credit,
             "aws-line-item-type",
         ),
+    ],
+    terms: &[
+        (
+            Term::CommitmentId,
+            &[
+                "reservation_reservation_a_r_n",
+                "savings_plan_savings_plan_a_r_n",
+            ],
+        ),
+        (Term::Status, &["line_item_line_item_type"]),
+        (Term::UnusedRecurring, &["reservation_unused_recurring_fee"]),
+        (
+            Term::UnusedUpfront,
+            &["reservation_unused_amortized_upfront_fee_for_billing_period"],
+        ),
+        (
+            Term::Upfront,
+            &["reservation_amortized_upfront_fee_for_billing_period"],
+        ),
+        (
+            Term::CommitmentTotal,
+            &["savings_plan_total_commitment_to_date"],
+        ),
+        (Term::CommitmentUsed, &["savings_plan_used_commitment"]),
     ],
     ..Spec::EMPTY
 };

@@ -5,6 +5,7 @@
 use super::Spec;
 use crate::model::Category;
 use crate::normalise::profile::Role;
+use crate::normalise::terms::Term;
 
 pub const AZURE: Spec = Spec {
     name: "azure",
@@ -60,5 +61,11 @@ pub const AZURE: Spec = Spec {
         Category::Credit,
         "azure-charge-type",
     )],
+    // `unused-commitment`: `ChargeType = UnusedReservation` /
+    // `UnusedSavingsPlan` rows of the amortised export (docs/checks.md).
+    terms: &[
+        (Term::CommitmentId, &["ReservationId", "benefitId"]),
+        (Term::Status, &["ChargeType"]),
+    ],
     ..Spec::EMPTY
 };

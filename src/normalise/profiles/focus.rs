@@ -3,6 +3,7 @@
 use super::Spec;
 use crate::model::Category;
 use crate::normalise::profile::{CostBasis, Role};
+use crate::normalise::terms::Term;
 
 pub const FOCUS: Spec = Spec {
     name: "focus",
@@ -145,6 +146,14 @@ pub const FOCUS: Spec = Spec {
         (CostBasis::Effective, "EffectiveCost"),
         (CostBasis::List, "ListCost"),
         (CostBasis::Contracted, "ContractedCost"),
+    ],
+    // `unused-commitment` and `above-contracted-price` (docs/checks.md).
+    terms: &[
+        (Term::CommitmentId, &["CommitmentDiscountId"]),
+        (Term::Status, &["CommitmentDiscountStatus"]),
+        (Term::Effective, &["EffectiveCost"]),
+        (Term::Contracted, &["ContractedCost"]),
+        (Term::ContractedUnitPrice, &["ContractedUnitPrice"]),
     ],
     ..Spec::EMPTY
 };

@@ -20,6 +20,7 @@ mod oci;
 use super::header::normalise_header;
 use super::number::DecimalMark;
 use super::profile::{CostBasis, Marker, Profile, RecordKind, RecordTypes, Role, generic};
+use super::terms::Term;
 use crate::model::Category;
 
 /// A profile written as static data.
@@ -54,6 +55,9 @@ pub struct Spec {
     /// `(column, [(values, kind)])`: a record-type column whose values say
     /// which rows are items, the stated total, or restatements.
     pub record_types: Option<RecordTypeTable>,
+    /// The commitment and contract columns, aliases per term
+    /// ([`super::terms`]).
+    pub terms: &'static [(Term, &'static [&'static str])],
 }
 
 /// A record-type column and what its values make a row.
@@ -80,6 +84,7 @@ impl Spec {
         tag_prefixes: &[],
         decimal_mark: None,
         record_types: None,
+        terms: &[],
     };
 
     pub fn to_profile(&self) -> Profile {
@@ -129,6 +134,7 @@ impl Spec {
             date_formats: Vec::new(),
             date_order: None,
             skip_rows: 0,
+            terms: self.terms.iter().map(|(t, a)| (*t, ns(a))).collect(),
         }
     }
 }
