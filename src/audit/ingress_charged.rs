@@ -4,7 +4,7 @@ use super::Emit;
 use crate::model::{Category, LineItem};
 use crate::vocab::checks::Check;
 
-const INBOUND: &[&str] = &[
+pub const INBOUND: &[&str] = &[
     "ingress",
     "inbound",
     "-in-bytes",
@@ -16,7 +16,7 @@ const INBOUND: &[&str] = &[
     "入网",
     "入云",
 ];
-const OUTBOUND: &[&str] = &["egress", "outbound", "出方向", "流出", "-out-bytes"];
+pub const OUTBOUND: &[&str] = &["egress", "outbound", "出方向", "流出", "-out-bytes"];
 
 /// Whether the texts describe inbound traffic (lowercase input).
 pub fn is_inbound(text: &str) -> bool {
