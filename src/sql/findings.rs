@@ -429,3 +429,52 @@ fn unclassified_items(c: &Ctx) -> Branch {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> SqlOptions {
+        SqlOptions::new(Dialect::DuckDb, "focus")
+    }
+
+    #[test]
+    fn one_branch_per_check_and_a_check_turned_off_has_none() {
+        let sql = generate_findings(&opts()).unwrap().sql;
+        for (c, _) in BRANCHES {
+            assert!(sql.contains(&format!("'{}' AS code", c.code())), "{c:?}");
+        }
+        let mut o = opts();
+        o.severities.insert(Check::DuplicateLine, None);
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("'duplicate-line' AS code"));
+        assert!(sql.contains("'idle-storage' AS code"));
+    }
+
+    #[test]
+    fn checks_not_in_sql_are_named_and_a_price_book_is_refused() {
+        let sql = generate_findings(&opts()).unwrap().sql;
+        assert!(
+            sql.contains("-- not in this query: billing-rounding"),
+            "{sql}"
+        );
+        let mut o = opts();
+        o.price_book = 1;
+        let e = generate_findings(&o).unwrap_err().to_string();
+        assert!(e.contains("rate-above-reference"), "{e}");
+        o.severities.insert(Check::RateAboveReference, None);
+        assert!(generate_findings(&o).is_ok());
+    }
+
+    #[test]
+    fn severity_comes_from_the_config() {
+        let mut o = opts();
+        o.severities
+            .insert(Check::IngressCharged, Some(Severity::Error));
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(
+            sql.contains("SELECT 'ingress-charged' AS code, 'error' AS severity"),
+            "{sql}"
+        );
+    }
+}

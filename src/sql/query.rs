@@ -79,13 +79,7 @@ pub(super) fn prelude(opts: &SqlOptions, findings: bool) -> Result<Prelude, SqlE
                 column: shown.to_string(),
             })
     };
-    let role = |r: Role| -> Vec<&'static str> {
-        spec.columns
-            .iter()
-            .find(|(x, _)| *x == r)
-            .map(|(_, a)| a.to_vec())
-            .unwrap_or_default()
-    };
+    let role = |r: Role| super::rows::role_aliases(spec, r);
 
     // The amount: `--cost` picks among the profile's cost columns.
     let amount_col = match spec.costs.iter().find(|(b, _)| *b == opts.cost) {

@@ -19,6 +19,15 @@ pub const ROW_KEYS: &[(&str, &[&str], &[&str])] = &[
     ("oci", &["lineItem/referenceNo"], &["cost/productSku"]),
 ];
 
+/// The profile's column names for a role, in order.
+pub(super) fn role_aliases(spec: &Spec, r: Role) -> Vec<&'static str> {
+    spec.columns
+        .iter()
+        .find(|(x, _)| *x == r)
+        .map(|(_, a)| a.to_vec())
+        .unwrap_or_default()
+}
+
 /// A trimmed cell, NULL when empty or a placeholder.
 fn cell(d: Dialect, col: &str) -> String {
     let t = trimmed(d, col);
@@ -41,13 +50,7 @@ pub(super) fn line_columns(
     amount_col: &str,
 ) -> Result<Vec<(String, String)>, SqlError> {
     let d = opts.dialect;
-    let role = |r: Role| -> Vec<&'static str> {
-        spec.columns
-            .iter()
-            .find(|(x, _)| *x == r)
-            .map(|(_, a)| a.to_vec())
-            .unwrap_or_default()
-    };
+    let role = |r: Role| role_aliases(spec, r);
     let text_of = |r: Role| match cols.first(&role(r)) {
         Some(c) => cell(d, &c),
         None => null_text(d),

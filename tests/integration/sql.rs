@@ -624,7 +624,12 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         assert!(sample.contains("'line-arithmetic': 33"), "{sample}");
     }
     // The generated bills plant every per-line check the query carries.
-    for code in ["duplicate-line", "idle-storage", "line-arithmetic", "ingress-charged"] {
+    for code in [
+        "duplicate-line",
+        "idle-storage",
+        "line-arithmetic",
+        "ingress-charged",
+    ] {
         assert!(
             text.lines()
                 .filter(|l| l.contains("focus-generated"))
@@ -662,7 +667,11 @@ fn findings_queries_parse_in_every_dialect_and_output_writes_both() {
                 args.extend(["--header-from", header.to_str().unwrap()]);
             }
             let out = run(&args);
-            assert!(out.status.success(), "{dialect} {profile}: {}", stderr(&out));
+            assert!(
+                out.status.success(),
+                "{dialect} {profile}: {}",
+                stderr(&out)
+            );
             assert!(out_dir.join("totals.sql").exists());
             let f = out_dir.join("findings.sql");
             let sql = std::fs::read_to_string(&f).unwrap();

@@ -85,7 +85,7 @@ class Spark:
                       .config("spark.ui.enabled", "false")
                       .config("spark.ui.showConsoleProgress", "false")
                       .config("spark.sql.ansi.enabled", "true")
-                      .config("spark.sql.shuffle.partitions", "4")
+                      .config("spark.sql.shuffle.partitions", "1")
                       .getOrCreate())
         self.spark.sparkContext.setLogLevel("ERROR")
         self.n = 0
