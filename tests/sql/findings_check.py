@@ -7,6 +7,8 @@ carries.
     python3 tests/sql/findings_check.py --engine duckdb|spark [--billaudit BIN] \
         [--generated N] FILE:PROFILE...
 
+For `line-arithmetic` the query's `difference` must also equal the figure
+the audit's message states (`off by X`, or `by X` above the list amount).
 `--generated N` adds N seeded FOCUS bills (tests/sql/gen_findings.py's
 generator: duplicates, idle storage, monthly storage, block prices,
 overcharges, surcharges above the list cost, inbound traffic, unclassified
@@ -23,7 +25,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import re
 from collections import Counter
+from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_findings import write_focus  # noqa: E402
@@ -34,6 +38,9 @@ CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
          "replica-redundancy", "scheduling-fee-share"}
 LINE_COL = "__line"
+# The native line-arithmetic differences of the file last audited, by line.
+NATIVE_DIFFS = {}
+QUERY_DIFFS = {}
 
 
 def native(bin_, path, profile):
@@ -42,10 +49,17 @@ def native(bin_, path, profile):
     if out.returncode not in (0, 1):
         raise RuntimeError(f"billaudit audit failed on {path}: {out.stderr}")
     found = Counter()
+    diffs = {}
     for b in json.loads(out.stdout)["bills"]:
         for f in b["findings"]:
             if f["code"] in CODES:
                 found[(f["code"], f["line"])] += 1
+            # line-arithmetic states the difference: `(off by X)` or `(by X)`.
+            m = re.search(r"\((?:off )?by (-?[0-9.]+)\)", f["message"])
+            if f["code"] == "line-arithmetic" and m:
+                diffs[f["line"]] = Decimal(m.group(1))
+    NATIVE_DIFFS.clear()
+    NATIVE_DIFFS.update(diffs)
     # The audit lists at most 100 findings of a code per bill: a bill that
     # reaches it is no test of equality.
     for code, n in Counter(c for c, _ in found).items():
@@ -73,6 +87,8 @@ class DuckDb:
         p = path.replace("'", "''")
         table = f"read_csv('{p}', all_varchar = true, header = true, null_padding = true)"
         rows = self.con.execute(query(bin_, "duckdb", profile, table, [])).fetchall()
+        QUERY_DIFFS.clear()
+        QUERY_DIFFS.update({r[2]: Decimal(r[10]) for r in rows if r[0] == "line-arithmetic"})
         return Counter((r[0], r[2]) for r in rows)
 
 
@@ -86,6 +102,7 @@ class Spark:
                       .config("spark.ui.showConsoleProgress", "false")
                       .config("spark.sql.ansi.enabled", "true")
                       .config("spark.sql.shuffle.partitions", "1")
+                      .config("spark.sql.codegen.wholeStage", os.environ.get("BILLAUDIT_SPARK_CODEGEN", "true"))
                       .getOrCreate())
         self.spark.sparkContext.setLogLevel("ERROR")
         self.n = 0
@@ -105,6 +122,9 @@ class Spark:
         sql = query(bin_, "spark", profile, view, ["--header-from", h.name, "--line-column", LINE_COL])
         os.unlink(h.name)
         rows = self.spark.sql(sql).collect()
+        QUERY_DIFFS.clear()
+        QUERY_DIFFS.update({r["line"]: Decimal(r["difference"]) for r in rows
+                            if r["code"] == "line-arithmetic"})
         return Counter((r["code"], r["line"]) for r in rows)
 
 
@@ -133,7 +153,13 @@ def main():
             bad += 1
             continue
         per_code = Counter(c for c, _ in want)
-        if got == want:
+        if got == want and QUERY_DIFFS != NATIVE_DIFFS:
+            bad += 1
+            print(f"DIFFERS  {engine.name} {profile:8} {path}: line-arithmetic differences")
+            for line in sorted(set(QUERY_DIFFS) | set(NATIVE_DIFFS), key=str):
+                if QUERY_DIFFS.get(line) != NATIVE_DIFFS.get(line):
+                    print(f"  line {line}: native {NATIVE_DIFFS.get(line)} query {QUERY_DIFFS.get(line)}")
+        elif got == want:
             print(f"ok       {engine.name} {profile:8} {path} {dict(sorted(per_code.items()))} ({time.time() - t:.1f} s)")
         else:
             bad += 1
