@@ -29,3 +29,12 @@ files+=(
 )
 cargo build --quiet --bin billaudit
 python3 tests/sql/run_sql.py --engine spark --billaudit target/debug/billaudit "${files[@]}" 2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
+# `billaudit sql --findings` in the same engine: per code the same findings
+# and lines as the audit (tests/sql/findings_check.py, one Spark session
+# for every query), on the real FOCUS sample, the CUR and Azure exports
+# with findings, and one seeded FOCUS bill.
+python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit --generated 1 \
+    "$real/focus/focus_sample.csv:focus" \
+    "$real/aws-cur/koku_test_cur.csv.gz:aws-cur" \
+    "$real/azure/sample-anonymous-ea-export-dataset.csv:azure" \
+    2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)

@@ -4,7 +4,7 @@ use super::Emit;
 use crate::model::{Category, LineItem};
 use crate::vocab::checks::Check;
 
-const INBOUND: &[&str] = &[
+pub const INBOUND: &[&str] = &[
     "ingress",
     "inbound",
     "-in-bytes",
@@ -18,7 +18,7 @@ const INBOUND: &[&str] = &[
     // A GPU marketplace's `Instance 42 upload charge`: data sent to the host.
     "upload",
 ];
-const OUTBOUND: &[&str] = &[
+pub const OUTBOUND: &[&str] = &[
     "egress",
     "outbound",
     "出方向",

@@ -44,8 +44,35 @@ pub struct SqlArgs {
     #[arg(long, value_enum, default_value_t = CostArg::Billed)]
     cost: CostArg,
 
+    /// Also write the findings query: one row per finding of the per-line
+    /// checks (code, severity, line, row key, expected, actual, difference,
+    /// message). Alone it prints the findings query; with --output both.
+    #[arg(long)]
+    findings: bool,
+
+    /// Write the queries to files in this folder (`totals.sql`, and with
+    /// --findings `findings.sql`) instead of printing.
+    #[arg(long, value_name = "DIR")]
+    output: Option<PathBuf>,
+
+    /// The findings query: the table's column holding each row's line in
+    /// its file. Without it DuckDB numbers the rows as it reads them (the
+    /// header is line 1); Spark, Athena and BigQuery give NULL.
+    #[arg(long, value_name = "NAME")]
+    line_column: Option<String>,
+
+    /// The findings query: how slashed dates (`9/2/2023`) read.
+    #[arg(long, value_enum, default_value_t = DateOrderArg::MonthFirst)]
+    date_order: DateOrderArg,
+
     #[command(flatten)]
     thresholds: billaudit::Thresholds,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DateOrderArg {
+    MonthFirst,
+    DayFirst,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -101,12 +128,46 @@ pub fn run(a: SqlArgs) -> u8 {
             Err(e) => return err(e.to_string()),
         }
     }
-    match generate(&opts) {
-        Ok(g) => {
-            let mut out = Out { broken: false };
-            out.write(&g.sql);
-            EXIT_OK
+    opts.line_column = a.line_column.clone();
+    opts.day_first = matches!(a.date_order, DateOrderArg::DayFirst);
+    let totals = match generate(&opts) {
+        Ok(g) => g.sql,
+        Err(e) => return err(e.to_string()),
+    };
+    let findings = if a.findings {
+        match billaudit::sql::generate_findings(&opts) {
+            Ok(g) => {
+                for line in g
+                    .sql
+                    .lines()
+                    .filter(|l| l.starts_with("-- not in this query"))
+                {
+                    eprintln!("note: {}", line.trim_start_matches("-- "));
+                }
+                Some(g.sql)
+            }
+            Err(e) => return err(e.to_string()),
         }
-        Err(e) => err(e.to_string()),
+    } else {
+        None
+    };
+    if let Some(dir) = &a.output {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return err(format!("{}: cannot create the folder: {e}", dir.display()));
+        }
+        let mut files = vec![("totals.sql", totals)];
+        if let Some(f) = findings {
+            files.push(("findings.sql", f));
+        }
+        for (name, sql) in files {
+            let path = dir.join(name);
+            if let Err(e) = std::fs::write(&path, sql) {
+                return err(format!("{}: cannot write: {e}", path.display()));
+            }
+        }
+        return EXIT_OK;
     }
+    let mut out = Out { broken: false };
+    out.write(&findings.unwrap_or(totals));
+    EXIT_OK
 }

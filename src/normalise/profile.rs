@@ -315,7 +315,7 @@ pub struct ColumnMap {
 }
 
 /// Headers (lowercase, normalised) of columns that give each row its own id.
-const ROW_ID_HEADERS: &[&str] = &[
+pub const ROW_ID_HEADERS: &[&str] = &[
     "identity/lineitemid",
     "lineitem/referenceno",
     "line_item_id",

@@ -100,6 +100,26 @@ impl Cols {
             .and_then(|(c, t)| t.then_some(c))
     }
 
+    /// The findings query, DuckDB without a header: the rows' line numbers
+    /// and every cell but `row_ids` (normalised names), found as the query
+    /// runs; `None` when the header is known.
+    pub(super) fn row_extras(&self, row_ids: &[&str]) -> Option<(String, String)> {
+        let f = self.found.as_ref()?;
+        let mut f = f.borrow_mut();
+        f.line = true;
+        f.row_cells = Some(row_ids.iter().map(|s| s.to_string()).collect());
+        Some((
+            super::dynamic::LINE.to_string(),
+            super::dynamic::ROW_CELLS.to_string(),
+        ))
+    }
+
+    /// The header's columns as it spells them (none when found as the
+    /// query runs).
+    pub(super) fn header_columns(&self) -> Vec<(String, String)> {
+        self.header.clone().unwrap_or_default()
+    }
+
     /// Whether the columns are found as the query runs (DuckDB, no header).
     pub(super) fn found(&self) -> Option<std::cell::Ref<'_, Found>> {
         self.found.as_ref().map(|f| f.borrow())

@@ -54,7 +54,17 @@ enum Def {
 pub(super) struct Found {
     matches: Vec<Match>,
     defs: Vec<(String, Def)>,
+    /// The findings query: number the rows as they are read ([`LINE`]).
+    pub(super) line: bool,
+    /// The findings query: the list of every cell of the row but these
+    /// (normalised names: the row-id columns), [`ROW_CELLS`].
+    pub(super) row_cells: Option<Vec<String>>,
 }
+
+/// The row's line in its file (the header is line 1), numbered as DuckDB reads.
+pub(super) const LINE: &str = "__billaudit_line";
+/// Every cell of the row as text, but the row-id columns: the duplicate key.
+pub(super) const ROW_CELLS: &str = "__billaudit_row_cells";
 
 impl Found {
     fn matched(&mut self, m: Match) -> usize {
@@ -128,8 +138,15 @@ impl Found {
         let d = Dialect::DuckDb;
         let s = d.string_type();
         let name_of = "lower(trim(c))";
+        // The line number comes after the sentinel, which stays the last
+        // column a `COLUMNS` pattern can match.
+        let line = if self.line {
+            format!(", row_number() OVER () + 1 AS {}", d.ident(LINE))
+        } else {
+            String::new()
+        };
         let mut out = format!(
-            "cells AS (\n  SELECT CAST(COLUMNS(*) AS {s}), CAST(NULL AS {s}) AS {}\n  FROM {table}\n),\nfound AS (\n  SELECT\n",
+            "cells AS (\n  SELECT CAST(COLUMNS(*) AS {s}), CAST(NULL AS {s}) AS {}{line}\n  FROM {table}\n),\nfound AS (\n  SELECT\n",
             d.ident(ABSENT)
         );
         let pick = |cond: String| {
@@ -155,6 +172,26 @@ impl Found {
             "    {} AS unread",
             pick(format!("regexp_matches(c, {})", d.lit("[^ -~]|[(]|  ")))
         ));
+        let mut carried: Vec<String> = Vec::new();
+        if let Some(skip) = &self.row_cells {
+            let skip = skip.iter().map(|n| d.lit(n)).collect::<Vec<_>>().join(", ");
+            let not_row_id = if skip.is_empty() {
+                String::new()
+            } else {
+                format!(" AND {name_of} NOT IN ({skip})")
+            };
+            lists.push(format!(
+                "    list_value(*COLUMNS(lambda c: c <> {} AND c <> {}{not_row_id})) AS {}",
+                d.lit(ABSENT),
+                d.lit(LINE),
+                d.ident(ROW_CELLS)
+            ));
+            carried.push(d.ident(ROW_CELLS));
+        }
+        if self.line {
+            lists.push(format!("    {}", d.ident(LINE)));
+            carried.push(d.ident(LINE));
+        }
         out.push_str(&lists.join(",\n"));
         out.push_str("\n  FROM cells\n),\nsrc AS (\n  SELECT\n");
         let l = |m: Match| {
@@ -194,6 +231,8 @@ impl Found {
                 format!("    {e} AS {}", d.ident(name))
             })
             .collect();
+        let mut cols = cols;
+        cols.extend(carried.into_iter().map(|c| format!("    {c}")));
         out.push_str(&cols.join(",\n"));
         out.push_str(&format!(
             "\n  FROM found\n  WHERE len(unread) = 1 OR error({})\n),\n",

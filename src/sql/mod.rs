@@ -15,14 +15,18 @@ mod checks;
 mod classify;
 mod columns;
 pub mod dialect;
+mod dialect_rows;
 mod dynamic;
+pub mod findings;
 mod from_config;
 mod options;
 mod query;
+mod rows;
 pub mod user_rules;
 
 pub use columns::read_header;
 pub use dialect::{Dialect, SCALE};
+pub use findings::generate_findings;
 pub use options::{
     Generated, Grain, MatchKind, SqlError, SqlOptions, UserRule, supported_profiles,
 };

@@ -144,6 +144,19 @@ pub struct SqlOptions {
     /// NULL), and FOCUS `x_*` columns are expanded.
     pub header: Option<Vec<String>>,
     pub user_rules: Vec<UserRule>,
+    /// Per check severity from billaudit.toml (`None`: the check is off),
+    /// for the findings query; a check not listed has its default.
+    pub severities: std::collections::HashMap<crate::audit::Check, Option<crate::model::Severity>>,
+    /// Entries of billaudit.toml's price book (`[[price]]`), which
+    /// `rate-above-reference` compares against.
+    pub price_book: usize,
+    /// The findings query: the table's column that holds each row's line
+    /// number in its file (`--line-column`); without it DuckDB numbers the
+    /// rows as it reads them and the other engines give NULL.
+    pub line_column: Option<String>,
+    /// The findings query: slashed dates (`9/2/2023`) read day-first
+    /// rather than month-first (`--date-order day-first`).
+    pub day_first: bool,
 }
 
 impl SqlOptions {
@@ -157,6 +170,10 @@ impl SqlOptions {
             cost: CostBasis::Billed,
             header: None,
             user_rules: Vec::new(),
+            severities: std::collections::HashMap::new(),
+            price_book: 0,
+            line_column: None,
+            day_first: false,
         }
     }
 }

@@ -13,6 +13,23 @@ use crate::normalise::profiles::{SPECS, Spec};
 
 /// Writes the query.
 pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
+    let mut s = prelude(opts, false)?.sql;
+    let d = opts.dialect;
+    let m = d.money();
+    totals_and_checks(opts, d, &m, &mut s);
+    Ok(Generated { sql: s })
+}
+
+/// The start of a query: `-- comment`, `WITH` and the `lines` and `items`
+/// CTEs, each ending with `),\n`. With `findings`, `lines` also carries
+/// the columns the per-line checks read ([`super::findings::line_columns`])
+/// and `items` every column of `lines`, with the category NULL where no
+/// rule matched (`unclassified-items`).
+pub(super) struct Prelude {
+    pub sql: String,
+}
+
+pub(super) fn prelude(opts: &SqlOptions, findings: bool) -> Result<Prelude, SqlError> {
     let d = opts.dialect;
     let name = opts.profile.trim().to_ascii_lowercase();
     if let Some((_, reason)) = REFUSED.iter().find(|(p, _)| *p == name) {
@@ -32,6 +49,13 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
     else {
         return Err(SqlError::UnknownProfile(name));
     };
+    if findings && spec.credit_list.is_some() {
+        return Err(SqlError::UnsupportedProfile {
+            profile: name,
+            dialect: d,
+            reason: "the findings query does not read the GCP `credits` lists yet (the totals query does, with --dialect bigquery)".into(),
+        });
+    }
     if spec.credit_list.is_some() && d != Dialect::BigQuery {
         return Err(SqlError::UnsupportedProfile {
             profile: name,
@@ -55,13 +79,7 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
                 column: shown.to_string(),
             })
     };
-    let role = |r: Role| -> Vec<&'static str> {
-        spec.columns
-            .iter()
-            .find(|(x, _)| *x == r)
-            .map(|(_, a)| a.to_vec())
-            .unwrap_or_default()
-    };
+    let role = |r: Role| super::rows::role_aliases(spec, r);
 
     // The amount: `--cost` picks among the profile's cost columns.
     let amount_col = match spec.costs.iter().find(|(b, _)| *b == opts.cost) {
@@ -221,6 +239,11 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
     for c in &marker_cols {
         s.push_str(&format!(",\n    {}", d.ident(c)));
     }
+    if findings {
+        for (e, alias) in super::rows::line_columns(opts, spec, &cols, &tiers, &amount_col)? {
+            s.push_str(&format!(",\n    {e} AS {alias}"));
+        }
+    }
     match cols.found() {
         Some(f) => {
             s.push_str("\n  FROM src\n),\n");
@@ -229,17 +252,24 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         None => s.push_str(&format!("\n  FROM {}\n),\n", opts.table)),
     }
     // Rows with an amount become line items; credit lists add credit items.
-    s.push_str(
-        "items AS (\n  SELECT billing_account, currency, billing_period, amount,\n    CASE\n",
-    );
+    s.push_str(if findings {
+        "items0 AS (\n  SELECT *,\n    CASE\n"
+    } else {
+        "items AS (\n  SELECT billing_account, currency, billing_period, amount,\n    CASE\n"
+    });
     for w in &whens {
         s.push_str("      ");
         s.push_str(w);
         s.push('\n');
     }
     s.push_str(&format!(
-        "      ELSE {}\n    END AS category\n  FROM lines\n  WHERE amount IS NOT NULL",
-        cat_lit(d, Category::Other)
+        "      ELSE {}\n    END AS {}\n  FROM lines\n  WHERE amount IS NOT NULL",
+        if findings {
+            format!("CAST(NULL AS {})", d.string_type())
+        } else {
+            cat_lit(d, Category::Other)
+        },
+        if findings { "category0" } else { "category" }
     ));
     if credits_col.is_some() {
         s.push_str(&format!(
@@ -249,6 +279,30 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         ));
     }
     s.push_str("\n),\n");
+    if findings {
+        s.push_str(&format!(
+            "items AS (\n  SELECT *, coalesce(category0, {}) AS category, category0 IS NULL AS unmatched\n  FROM items0\n),\n",
+            cat_lit(d, Category::Other)
+        ));
+    }
+    Ok(Prelude { sql: s })
+}
+
+/// The `totals` CTE over `items` at the query's grain, and the final
+/// SELECT with the shares and the share checks.
+fn totals_and_checks(opts: &SqlOptions, d: Dialect, m: &str, s: &mut String) {
+    totals_select(opts, d, m, s, false);
+}
+
+/// `totals AS (..),\nshares AS (..),\n`: the totals query as CTEs, for
+/// the share checks of the findings query.
+pub(super) fn totals_cte(opts: &SqlOptions, d: Dialect) -> String {
+    let mut s = String::new();
+    totals_select(opts, d, &d.money(), &mut s, true);
+    s
+}
+
+fn totals_select(opts: &SqlOptions, d: Dialect, m: &str, s: &mut String, as_cte: bool) {
     let keys: Vec<&str> = match opts.grain {
         Grain::Bill => vec!["billing_account", "currency", "billing_period"],
         Grain::Currency => vec!["currency"],
@@ -293,8 +347,9 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         sum_if(format!("category IN ({})", in_list(&hidden_cats)))
     ));
     s.push_str(&format!(
-        "\n  FROM items\n  GROUP BY {}\n)\n",
-        keys.join(", ")
+        "\n  FROM items\n  GROUP BY {}\n){}\n",
+        keys.join(", "),
+        if as_cte { ",\nshares AS (" } else { "" }
     ));
     let t = &opts.thresholds;
     s.push_str(&format!("SELECT {},\n    line_items", keys.join(", ")));
@@ -311,6 +366,10 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
         d.share(Category::StorageReplica.as_str(), subtotal)
     ));
     s.push_str(&check_columns(d, t));
+    if as_cte {
+        s.push_str("\nFROM totals\n),\n");
+        return;
+    }
     s.push_str(&format!(
         "\nFROM totals\nORDER BY {}\n",
         keys.iter()
@@ -318,5 +377,4 @@ pub fn generate(opts: &SqlOptions) -> Result<Generated, SqlError> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    Ok(Generated { sql: s })
 }

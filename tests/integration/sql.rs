@@ -588,3 +588,107 @@ fn duckdb_equals_audit_with_user_rules_and_thresholds() {
     assert!(stdout(&out).is_empty());
     assert!(stderr(&out).contains("not one column"), "{}", stderr(&out));
 }
+
+/// `sql --findings` in DuckDB: per code, the same (code, line) findings as
+/// `billaudit audit` on every real export and on 4 seeded FOCUS bills with
+/// duplicates, idle and monthly storage, block prices, overcharges,
+/// surcharges, inbound traffic and unclassified rows planted
+/// (tests/sql/findings_check.py; the expected findings come from the
+/// native audit, an independent implementation of the same checks).
+#[test]
+fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let files = real_files();
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/findings_check.py"))
+        .args(["--engine", "duckdb", "--generated", "4"])
+        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
+        .args(&files)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "findings differ:\n{text}");
+    let ok = text.lines().filter(|l| l.starts_with("ok ")).count();
+    assert_eq!(ok, files.len() + 4, "{text}");
+    if !files.is_empty() {
+        // The FinOps FOCUS sample: the native audit's 33 line-arithmetic
+        // and 47 idle-storage findings, which the totals query lacks.
+        let sample = text
+            .lines()
+            .find(|l| l.contains("focus/focus_sample.csv"))
+            .unwrap();
+        assert!(sample.contains("'idle-storage': 47"), "{sample}");
+        assert!(sample.contains("'line-arithmetic': 33"), "{sample}");
+    }
+    // The generated bills plant every per-line check the query carries.
+    for code in [
+        "duplicate-line",
+        "idle-storage",
+        "line-arithmetic",
+        "ingress-charged",
+    ] {
+        assert!(
+            text.lines()
+                .filter(|l| l.contains("focus-generated"))
+                .any(|l| l.contains(code)),
+            "{code}: {text}"
+        );
+    }
+}
+
+/// The findings query of every dialect parses in sqlglot, and `--output`
+/// writes both queries.
+#[test]
+fn findings_queries_parse_in_every_dialect_and_output_writes_both() {
+    if !python_has(&["sqlglot"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for dialect in ["duckdb", "spark", "athena", "bigquery"] {
+        let mut files = Vec::new();
+        for profile in ["focus", "aws-cur", "aws-cur2", "azure", "oci"] {
+            let header = dir.path().join(format!("{profile}.header.csv"));
+            std::fs::write(&header, header_line(profile)).unwrap();
+            let out_dir = dir.path().join(format!("{dialect}-{profile}"));
+            let mut args = vec![
+                "sql",
+                "--findings",
+                "--dialect",
+                dialect,
+                "--profile",
+                profile,
+                "--output",
+                out_dir.to_str().unwrap(),
+            ];
+            if dialect != "duckdb" {
+                args.extend(["--header-from", header.to_str().unwrap()]);
+            }
+            let out = run(&args);
+            assert!(
+                out.status.success(),
+                "{dialect} {profile}: {}",
+                stderr(&out)
+            );
+            assert!(out_dir.join("totals.sql").exists());
+            let f = out_dir.join("findings.sql");
+            let sql = std::fs::read_to_string(&f).unwrap();
+            assert!(sql.contains("'duplicate-line' AS code"), "{sql}");
+            files.push(f);
+        }
+        let out = Command::new("python3")
+            .arg(root().join("tests/sql/parse_sqlglot.py"))
+            .arg(dialect)
+            .args(&files)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{dialect}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

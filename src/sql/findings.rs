@@ -1,0 +1,480 @@
+//! `billaudit sql --findings`: the per-line checks as one query whose
+//! result is one row per finding, with the same decisions as the native
+//! checks in `src/audit/`.
+//!
+//! The query is the totals query's `lines` and `items` (the same columns,
+//! classification and amounts; [`super::query::prelude`]), a `nums` CTE
+//! with each row's figures read exactly, and one `UNION ALL` branch per
+//! check of [`BRANCHES`]: a check more is a row more there. Every branch
+//! selects the same columns ([`COLUMNS`]). A check that billaudit.toml
+//! turns off has no branch; one the query cannot decide as the audit
+//! does is refused with an error, never written differently.
+
+use super::rows::{at_scale_text, block, pow10, timestamp, unscaled};
+use super::{Dialect, Generated, Grain, SqlError, SqlOptions};
+use crate::audit::Check;
+use crate::audit::ingress_charged::{INBOUND, OUTBOUND};
+use crate::model::{Category, Severity};
+
+/// The columns of the result, in order.
+pub const COLUMNS: &[&str] = &[
+    "code",
+    "severity",
+    "line",
+    "currency",
+    "item_id",
+    "resource",
+    "period_start",
+    "sku",
+    "expected",
+    "actual",
+    "difference",
+    "message",
+];
+
+/// What one branch writes: its CTEs (`name AS (...)`) and its SELECT.
+struct Branch {
+    ctes: Vec<String>,
+    select: String,
+}
+
+type Build = fn(&Ctx) -> Branch;
+
+/// The per-line checks the query carries, in the order of their branches.
+/// The share checks come from the totals (`shares`).
+const BRANCHES: &[(Check, Build)] = &[
+    (Check::LineArithmetic, line_arithmetic),
+    (Check::DuplicateLine, duplicate_line),
+    (Check::IdleStorage, idle_storage),
+    (Check::IngressCharged, ingress_charged),
+    (Check::UnclassifiedItems, unclassified_items),
+];
+
+/// Per-line checks of the native audit the query does not carry yet, and
+/// why: `sql --findings` says so on standard error and in the query.
+pub const NOT_IN_SQL: &[(Check, &str)] = &[
+    (
+        Check::BillingRounding,
+        "not written in SQL yet (hour units and elapsed time)",
+    ),
+    (
+        Check::BillingGranularity,
+        "not written in SQL yet (hour units and elapsed time)",
+    ),
+];
+
+struct Ctx {
+    d: Dialect,
+    severity: Severity,
+    day_first: bool,
+}
+
+impl Ctx {
+    fn s(&self) -> String {
+        self.d.string_type().to_string()
+    }
+
+    /// The SELECT list of a finding row; `line`, `expected`, `actual`,
+    /// `difference` and `message` are expressions over the branch's rows.
+    fn row(
+        &self,
+        code: Check,
+        line: &str,
+        figures: [&str; 3],
+        message: &str,
+        keys: bool,
+    ) -> String {
+        let s = self.s();
+        let null = format!("CAST(NULL AS {s})");
+        let key = |k: &str| {
+            if keys { k.to_string() } else { null.clone() }
+        };
+        let fig = |f: &str| {
+            if f.is_empty() {
+                null.clone()
+            } else {
+                format!("CAST({f} AS {s})")
+            }
+        };
+        format!(
+            "SELECT {} AS code, {} AS severity, CAST({line} AS {}) AS line, currency, {} AS item_id, {} AS resource, {} AS period_start, {} AS sku, {} AS expected, {} AS actual, {} AS difference, CAST({message} AS {s}) AS message",
+            self.d.lit(code.code()),
+            self.d.lit(self.severity.as_str()),
+            self.d.bigint_type(),
+            key("item_id"),
+            key("resource"),
+            key("start_text"),
+            key("sku"),
+            fig(figures[0]),
+            fig(figures[1]),
+            fig(figures[2]),
+        )
+    }
+}
+
+fn cat(d: Dialect, c: Category) -> String {
+    d.lit(c.as_str())
+}
+
+/// Writes the findings query.
+pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
+    let d = opts.dialect;
+    let severity = |c: Check| match opts.severities.get(&c) {
+        Some(s) => *s,
+        None => Some(c.default_severity()),
+    };
+    if opts.price_book > 0 && severity(Check::RateAboveReference).is_some() {
+        return Err(SqlError::UnsupportedProfile {
+            profile: opts.profile.clone(),
+            dialect: d,
+            reason: "billaudit.toml has a price book (`[[price]]`), and `rate-above-reference` is not written in SQL yet; turn the check off in [checks] to get the other findings".into(),
+        });
+    }
+    let mut o = opts.clone();
+    o.grain = Grain::Currency;
+    let mut s = super::query::prelude(&o, true)?.sql;
+    let mut not_in: Vec<String> = Vec::new();
+    for (c, why) in NOT_IN_SQL {
+        if severity(*c).is_some() {
+            not_in.push(format!("-- not in this query: {} ({why})\n", c.code()));
+        }
+    }
+    s.insert_str(
+        0,
+        &format!(
+            "-- billaudit sql --findings: one row per finding ({}).\n{}",
+            COLUMNS.join(", "),
+            not_in.concat()
+        ),
+    );
+    s.push_str(&nums(opts));
+    s.push_str(&super::query::totals_cte(&o, d));
+    let mut selects: Vec<String> = Vec::new();
+    for (check, build) in BRANCHES {
+        let Some(sev) = severity(*check) else {
+            continue;
+        };
+        let b = build(&Ctx {
+            d,
+            severity: sev,
+            day_first: opts.day_first,
+        });
+        for c in b.ctes {
+            s.push_str(&c);
+            s.push_str(",\n");
+        }
+        selects.push(b.select);
+    }
+    // The share checks: one finding per bill (currency) whose check is TRUE.
+    for check in Check::ALL {
+        if check.compares().is_none() || o.thresholds.get(check).is_none() {
+            continue;
+        }
+        let Some(sev) = severity(check) else {
+            continue;
+        };
+        let ctx = Ctx {
+            d,
+            severity: sev,
+            day_first: false,
+        };
+        let msg = d.lit(&format!("{} is above its threshold", check.code()));
+        selects.push(format!(
+            "{}\nFROM shares WHERE {}",
+            ctx.row(check, "NULL", ["", "", ""], &msg, false),
+            d.ident(check.code())
+        ));
+    }
+    // A trailing comma after the last CTE is not SQL: end with `all_findings`.
+    s.push_str(&format!(
+        "all_findings AS (\n{}\n)\nSELECT {} FROM all_findings\nORDER BY line NULLS FIRST, code, currency NULLS FIRST\n",
+        selects.join("\nUNION ALL\n"),
+        COLUMNS.join(", ")
+    ));
+    Ok(Generated { sql: s })
+}
+
+/// `nums`: each item's category (`other` where no rule matched, and the
+/// flag), figures as unscaled integers and scales, dates as TIMESTAMPs and
+/// the declared block.
+fn nums(opts: &SqlOptions) -> String {
+    let d = opts.dialect;
+    let mut cols: Vec<String> = Vec::new();
+    for (t, n) in [
+        ("a_text", "a"),
+        ("q_text", "q"),
+        ("p_text", "p"),
+        ("l_text", "l"),
+    ] {
+        let (u, sc) = unscaled(d, t);
+        cols.push(format!("{u} AS {n}_u"));
+        cols.push(format!("{sc} AS {n}_s"));
+    }
+    cols.push(format!("{} AS block", block(d)));
+    format!(
+        "nums AS (\n  SELECT *,\n    {}\n  FROM items\n),\n",
+        cols.join(",\n    ")
+    )
+}
+
+/// `line-arithmetic` (`audit/line_arithmetic.rs`), in integers at a common
+/// scale: a payable amount above the list amount by more than half a unit
+/// of its last place; else quantity x unit price against the list amount
+/// (or the amount) with the tolerance of half a unit of the compared
+/// figure's last place (at most 10 places) plus the rounding of each
+/// factor, unless off by exactly the declared block either way.
+fn line_arithmetic(c: &Ctx) -> Branch {
+    let d = c.d;
+    let p = |k: &str| pow10(d, k);
+    let la1 = "la1 AS (\n  SELECT *,\n    greatest(a_s + 1, l_s) AS s1,\n    coalesce(l_u, a_u) AS g_u,\n    CASE WHEN l_u IS NOT NULL THEN l_s ELSE a_s END AS g_s\n  FROM nums\n  WHERE l_u IS NOT NULL OR (q_u IS NOT NULL AND p_u IS NOT NULL)\n)".to_string();
+    let la2 = "la2 AS (\n  SELECT *,\n    least(g_s, 10) AS w,\n    greatest(q_s + p_s + 1, g_s, least(g_s, 10) + 1) AS sc\n  FROM la1\n)".to_string();
+    let la3 = format!(
+        "la3 AS (\n  SELECT *,\n    CASE WHEN l_u IS NULL THEN NULL ELSE a_u * {} END AS a_i,\n    CASE WHEN l_u IS NULL THEN NULL ELSE l_u * {} END AS l_i,\n    CASE WHEN l_u IS NULL THEN NULL ELSE 5 * {} END AS h1,\n    q_u * p_u * {} AS pr,\n    g_u * {} AS g_i,\n    5 * {} AS h,\n    5 * {} * ((CASE WHEN q_s > 0 THEN abs(p_u) ELSE 0 END) + (CASE WHEN p_s > 0 THEN abs(q_u) ELSE 0 END)) AS sl\n  FROM la2\n)",
+        p("s1 - a_s"),
+        p("s1 - l_s"),
+        p("s1 - a_s - 1"),
+        p("sc - q_s - p_s"),
+        p("sc - g_s"),
+        p("sc - w - 1"),
+        p("sc - q_s - p_s - 1"),
+    );
+    let la4 = "la4 AS (\n  SELECT *,\n    coalesce(l_u IS NOT NULL AND (CASE WHEN l_u < 0 THEN a_i < l_i ELSE a_i > l_i END) AND abs(a_i - l_i) > h1, FALSE) AS surcharge\n  FROM la3\n)".to_string();
+    let product_off = "pr IS NOT NULL AND abs(pr - g_i) > h + sl AND NOT coalesce(abs(pr - block * g_i) <= block * h + sl OR abs(block * pr - g_i) <= h + block * sl, FALSE)";
+    let msg = format!(
+        "CASE WHEN surcharge THEN concat('the amount ', a_text, ' is above the list amount ', l_text, ': ', description) ELSE concat(q_text, ' x ', p_text, ' = ', {}, ' but the ', CASE WHEN l_u IS NOT NULL THEN 'list amount' ELSE 'amount' END, ' is ', coalesce(l_text, a_text), ': ', description) END",
+        at_scale_text(d, "pr", "sc")
+    );
+    let expected = format!(
+        "CASE WHEN surcharge THEN l_text ELSE {} END",
+        at_scale_text(d, "pr", "sc")
+    );
+    let actual = "CASE WHEN surcharge THEN a_text ELSE coalesce(l_text, a_text) END".to_string();
+    let diff = format!(
+        "CASE WHEN surcharge THEN {} ELSE {} END",
+        at_scale_text(d, "abs(a_i - l_i)", "s1"),
+        at_scale_text(d, "abs(pr - g_i)", "sc")
+    );
+    Branch {
+        ctes: vec![la1, la2, la3, la4],
+        select: format!(
+            "{}\nFROM la4 WHERE surcharge OR ({product_off})",
+            c.row(
+                Check::LineArithmetic,
+                "line_no",
+                [&expected, &actual, &diff],
+                &msg,
+                true
+            )
+        ),
+    }
+}
+
+/// `duplicate-line` (`audit/duplicate_line.rs`): a row of non-zero amount
+/// whose cells (all but the row-id columns) equal an earlier row's in the
+/// same bill. Exact: no window of remembered rows.
+fn duplicate_line(c: &Ctx) -> Branch {
+    let dup = "dup AS (\n  SELECT *,\n    min(line_no) OVER (PARTITION BY currency, row_key) AS first_line,\n    row_number() OVER (PARTITION BY currency, row_key ORDER BY line_no) AS nth\n  FROM nums\n  WHERE amount <> 0\n)".to_string();
+    let msg = format!(
+        "concat('repeats line ', coalesce(CAST(first_line AS {}), '?'), ': ', description, ' ', a_text, ' is charged again')",
+        c.s()
+    );
+    Branch {
+        ctes: vec![dup],
+        select: format!(
+            "{}\nFROM dup WHERE nth > 1",
+            c.row(
+                Check::DuplicateLine,
+                "line_no",
+                ["", "a_text", ""],
+                &msg,
+                true
+            )
+        ),
+    }
+}
+
+/// `idle-storage` (`audit/idle_storage.rs`): per bill, storage rows grouped
+/// by resource and description; a group is reported (at its first row)
+/// when one of its rows is billed on a day without compute: of its own
+/// resource when that resource has compute rows, else anywhere in the
+/// bill. A group with at most one single-date row per month is compared by
+/// month. Days are the dates of `start..end` (an end at midnight does not
+/// cover its day), at most 366 per row.
+fn idle_storage(c: &Ctx) -> Branch {
+    let d = c.d;
+    let ts = |t: &str| timestamp(d, t, c.day_first);
+    let compute = cat(d, Category::Compute);
+    let kept = [
+        Category::Compute,
+        Category::Storage,
+        Category::StorageReplica,
+    ]
+    .iter()
+    .map(|k| cat(d, *k))
+    .collect::<Vec<_>>()
+    .join(", ");
+    let first = d.day_number("ts_start");
+    let last = format!(
+        "CASE WHEN ts_end IS NOT NULL AND ts_end > ts_start THEN {} ELSE {first} END",
+        d.day_number(&d.second_before("ts_end"))
+    );
+    let ev = format!(
+        "ev AS (\n  SELECT currency, line_no, category, resource, description, amount, ts_end IS NULL AS point, d0, least(greatest(d1, d0), d0 + 365) AS d1, row_number() OVER (ORDER BY line_no) AS rid\n  FROM (SELECT *, {first} AS d0, {last} AS d1 FROM (SELECT *, {} AS ts_start, {} AS ts_end FROM nums WHERE category IN ({kept}) AND amount > 0) AS t WHERE ts_start IS NOT NULL) AS x\n)",
+        ts("start_text"),
+        ts("end_text")
+    );
+    let same = |a: &str, b: &str| d.same(a, b);
+    let cdays = format!(
+        "cdays AS (\n  SELECT DISTINCT currency, resource, d, {} AS mk FROM {} WHERE category = {compute}\n)",
+        d.month_key("d"),
+        d.expand_days("ev", "d0", "d1")
+    );
+    let bdays = "bdays AS (\n  SELECT DISTINCT currency, d, mk FROM cdays\n)".to_string();
+    let cres =
+        "cres AS (\n  SELECT DISTINCT currency, resource FROM cdays WHERE resource IS NOT NULL\n)"
+            .to_string();
+    let st = format!(
+        "st AS (\n  SELECT ev.*, cres.resource IS NOT NULL AS own, {} AS mk0\n  FROM ev LEFT JOIN cres ON {} AND ev.resource = cres.resource\n  JOIN (SELECT DISTINCT currency FROM bdays) AS bc ON {}\n  WHERE ev.category <> {compute}\n)",
+        d.month_key("ev.d0"),
+        same("ev.currency", "cres.currency"),
+        same("bc.currency", "ev.currency")
+    );
+    let months = "cmonths AS (\n  SELECT DISTINCT currency, resource, mk FROM cdays\n),\nbmonths AS (\n  SELECT DISTINCT currency, mk FROM cdays\n)".to_string();
+    let monthly = "monthly AS (\n  SELECT currency, resource, description, max(n) <= 1 AS by_month\n  FROM (SELECT currency, resource, description, mk0, count(*) AS n FROM st WHERE point GROUP BY currency, resource, description, mk0) AS m\n  GROUP BY currency, resource, description\n)".to_string();
+    let st2 = format!(
+        "st2 AS (\n  SELECT st.*, coalesce(point AND by_month, FALSE) AS by_m\n  FROM st LEFT JOIN monthly ON {} AND {} AND st.description = monthly.description\n)",
+        same("st.currency", "monthly.currency"),
+        same("st.resource", "monthly.resource")
+    );
+    // A row is idle on a day (or, by month, in a month) without compute:
+    // of its own resource when it has compute rows, else in the bill.
+    let idle_days = format!(
+        "idle AS (\n  SELECT DISTINCT rid FROM (SELECT * FROM {} WHERE NOT st2.by_m) AS x\n  LEFT JOIN cdays c ON x.own AND {} AND c.resource = x.resource AND c.d = x.d\n  LEFT JOIN bdays b ON NOT x.own AND {} AND b.d = x.d\n  WHERE (x.own AND c.d IS NULL) OR (NOT x.own AND b.d IS NULL)\n  UNION ALL\n  SELECT rid FROM st2 AS y\n  LEFT JOIN cmonths c ON y.own AND {} AND c.resource = y.resource AND c.mk = y.mk0\n  LEFT JOIN bmonths b ON NOT y.own AND {} AND b.mk = y.mk0\n  WHERE y.by_m AND ((y.own AND c.mk IS NULL) OR (NOT y.own AND b.mk IS NULL))\n)",
+        d.expand_days("st2", "d0", "d1"),
+        same("c.currency", "x.currency"),
+        same("b.currency", "x.currency"),
+        same("c.currency", "y.currency"),
+        same("b.currency", "y.currency"),
+    );
+    let groups = "idle_groups AS (\n  SELECT st2.currency, st2.resource, st2.description, min(st2.line_no) AS first_line, count(idle.rid) AS idle_rows, count(*) AS rows_n\n  FROM st2 LEFT JOIN idle ON idle.rid = st2.rid\n  GROUP BY st2.currency, st2.resource, st2.description\n  HAVING count(idle.rid) > 0\n)".to_string();
+    let msg = format!(
+        "concat('`', description, '`', CASE WHEN resource IS NULL THEN '' ELSE concat(' (`', resource, '`)') END, ' is billed on days without compute: ', CAST(idle_rows AS {s}), ' of its ', CAST(rows_n AS {s}), ' storage rows')",
+        s = c.s()
+    );
+    let s = c.s();
+    Branch {
+        ctes: vec![
+            ev, cdays, bdays, cres, st, months, monthly, st2, idle_days, groups,
+        ],
+        select: format!(
+            "{}\nFROM (SELECT g.*, CAST(NULL AS {s}) AS item_id, CAST(NULL AS {s}) AS start_text, CAST(NULL AS {s}) AS sku FROM idle_groups g) AS ig",
+            c.row(Check::IdleStorage, "first_line", ["", "", ""], &msg, true)
+        ),
+    }
+}
+
+/// `ingress-charged` (`audit/ingress_charged.rs`): a bandwidth charge
+/// above zero whose description or unit names inbound traffic and no
+/// outbound traffic.
+fn ingress_charged(c: &Ctx) -> Branch {
+    let d = c.d;
+    let text = "concat(lower(description), CASE WHEN unit IS NULL THEN '' ELSE concat('\n', lower(unit)) END)";
+    let any = |words: &[&str]| {
+        words
+            .iter()
+            .map(|w| d.contains(text, w))
+            .collect::<Vec<_>>()
+            .join(" OR ")
+    };
+    let msg = "concat('inbound traffic is charged: ', description, ' costs ', a_text)";
+    Branch {
+        ctes: vec![],
+        select: format!(
+            "{}\nFROM nums WHERE category = {} AND amount > 0 AND ({}) AND NOT ({})",
+            c.row(
+                Check::IngressCharged,
+                "line_no",
+                ["", "a_text", ""],
+                msg,
+                true
+            ),
+            cat(d, Category::Bandwidth),
+            any(INBOUND),
+            any(OUTBOUND)
+        ),
+    }
+}
+
+/// `unclassified-items` (`audit/unclassified_items.rs`): one finding per
+/// bill, at the first item no rule matched, with their count and amount.
+fn unclassified_items(c: &Ctx) -> Branch {
+    let s = c.s();
+    let un = format!(
+        "unclassified AS (\n  SELECT currency, count(*) AS n, min(line_no) AS first_line, CAST(sum(amount) AS {s}) AS total\n  FROM nums WHERE unmatched\n  GROUP BY currency\n)"
+    );
+    let msg = format!(
+        "concat(CAST(n AS {s}), CASE WHEN n = 1 THEN ' item' ELSE ' items' END, ' matched no rule and count as `other`')"
+    );
+    Branch {
+        ctes: vec![un],
+        select: format!(
+            "{}\nFROM unclassified",
+            c.row(
+                Check::UnclassifiedItems,
+                "first_line",
+                ["", "total", ""],
+                &msg,
+                false
+            )
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> SqlOptions {
+        SqlOptions::new(Dialect::DuckDb, "focus")
+    }
+
+    #[test]
+    fn one_branch_per_check_and_a_check_turned_off_has_none() {
+        let sql = generate_findings(&opts()).unwrap().sql;
+        for (c, _) in BRANCHES {
+            assert!(sql.contains(&format!("'{}' AS code", c.code())), "{c:?}");
+        }
+        let mut o = opts();
+        o.severities.insert(Check::DuplicateLine, None);
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("'duplicate-line' AS code"));
+        assert!(sql.contains("'idle-storage' AS code"));
+    }
+
+    #[test]
+    fn checks_not_in_sql_are_named_and_a_price_book_is_refused() {
+        let sql = generate_findings(&opts()).unwrap().sql;
+        assert!(
+            sql.contains("-- not in this query: billing-rounding"),
+            "{sql}"
+        );
+        let mut o = opts();
+        o.price_book = 1;
+        let e = generate_findings(&o).unwrap_err().to_string();
+        assert!(e.contains("rate-above-reference"), "{e}");
+        o.severities.insert(Check::RateAboveReference, None);
+        assert!(generate_findings(&o).is_ok());
+    }
+
+    #[test]
+    fn severity_comes_from_the_config() {
+        let mut o = opts();
+        o.severities
+            .insert(Check::IngressCharged, Some(Severity::Error));
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(
+            sql.contains("SELECT 'ingress-charged' AS code, 'error' AS severity"),
+            "{sql}"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Differential test of `billaudit sql --findings`: for each FILE:PROFILE,
+the findings query's rows, per code, are the same (code, line) pairs as
+the findings of `billaudit audit --format json` for the checks the query
+carries.
+
+    python3 tests/sql/findings_check.py --engine duckdb|spark [--billaudit BIN] \
+        [--generated N] FILE:PROFILE...
+
+For `line-arithmetic` the query's `difference` must also equal the figure
+the audit's message states (`off by X`, or `by X` above the list amount).
+`--generated N` adds N seeded FOCUS bills (tests/sql/gen_findings.py's
+generator: duplicates, idle storage, monthly storage, block prices,
+overcharges, surcharges above the list cost, inbound traffic, unclassified
+rows planted). Spark runs in one session for every query; it reads each
+CSV with its own reader, numbers the rows in file order (zipWithIndex) and
+gets the query written with `--header-from` and `--line-column`.
+Prints one line per file; exits 1 on any difference.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import re
+from collections import Counter
+from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_findings import write_focus  # noqa: E402
+
+# What the query carries: the per-line checks of src/sql/findings.rs and
+# the share checks.
+CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
+         "unclassified-items", "hidden-fee-share", "replica-share",
+         "replica-redundancy", "scheduling-fee-share"}
+LINE_COL = "__line"
+# The native line-arithmetic differences of the file last audited, by line.
+NATIVE_DIFFS = {}
+QUERY_DIFFS = {}
+
+
+def native(bin_, path, profile):
+    out = subprocess.run([bin_, "audit", "--format", "json", "--profile", profile, path],
+                         capture_output=True, text=True)
+    if out.returncode not in (0, 1):
+        raise RuntimeError(f"billaudit audit failed on {path}: {out.stderr}")
+    found = Counter()
+    diffs = {}
+    for b in json.loads(out.stdout)["bills"]:
+        for f in b["findings"]:
+            if f["code"] in CODES:
+                found[(f["code"], f["line"])] += 1
+            # line-arithmetic states the difference: `(off by X)` or `(by X)`.
+            m = re.search(r"\((?:off )?by (-?[0-9.]+)\)", f["message"])
+            if f["code"] == "line-arithmetic" and m:
+                diffs[f["line"]] = Decimal(m.group(1))
+    NATIVE_DIFFS.clear()
+    NATIVE_DIFFS.update(diffs)
+    # The audit lists at most 100 findings of a code per bill: a bill that
+    # reaches it is no test of equality.
+    for code, n in Counter(c for c, _ in found).items():
+        if n >= 100:
+            raise RuntimeError(f"{path}: {n} native {code} findings, at the audit's cap")
+    return found
+
+
+def query(bin_, dialect, profile, table, extra):
+    out = subprocess.run([bin_, "sql", "--findings", "--dialect", dialect, "--profile", profile,
+                          "--table", table, *extra], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"billaudit sql --findings failed: {out.stderr}")
+    return out.stdout
+
+
+class DuckDb:
+    name = "duckdb"
+
+    def __init__(self):
+        import duckdb
+        self.con = duckdb.connect()
+
+    def findings(self, bin_, path, profile):
+        p = path.replace("'", "''")
+        table = f"read_csv('{p}', all_varchar = true, header = true, null_padding = true)"
+        rows = self.con.execute(query(bin_, "duckdb", profile, table, [])).fetchall()
+        QUERY_DIFFS.clear()
+        QUERY_DIFFS.update({r[2]: Decimal(r[10]) for r in rows if r[0] == "line-arithmetic"})
+        return Counter((r[0], r[2]) for r in rows)
+
+
+class Spark:
+    name = "spark"
+
+    def __init__(self):
+        from pyspark.sql import SparkSession
+        self.spark = (SparkSession.builder.master("local[2]").appName("billaudit-findings")
+                      .config("spark.ui.enabled", "false")
+                      .config("spark.ui.showConsoleProgress", "false")
+                      .config("spark.sql.ansi.enabled", "true")
+                      .config("spark.sql.shuffle.partitions", "1")
+                      .config("spark.sql.codegen.wholeStage", os.environ.get("BILLAUDIT_SPARK_CODEGEN", "true"))
+                      .getOrCreate())
+        self.spark.sparkContext.setLogLevel("ERROR")
+        self.n = 0
+
+    def findings(self, bin_, path, profile):
+        from pyspark.sql.types import StructType, StructField, StringType, LongType
+        df = (self.spark.read.option("header", "true").option("multiLine", "true")
+              .option("escape", '"').csv(path))
+        # File order: zipWithIndex numbers the rows as the reader yields them.
+        schema = StructType(df.schema.fields + [StructField(LINE_COL, LongType())])
+        numbered = df.rdd.zipWithIndex().map(lambda r: tuple(r[0]) + (r[1] + 2,))
+        self.n += 1
+        view = f"bill_{self.n}"
+        self.spark.createDataFrame(numbered, schema).createOrReplaceTempView(view)
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as h:
+            csv.writer(h).writerow(df.columns + [LINE_COL])
+        sql = query(bin_, "spark", profile, view, ["--header-from", h.name, "--line-column", LINE_COL])
+        os.unlink(h.name)
+        rows = self.spark.sql(sql).collect()
+        QUERY_DIFFS.clear()
+        QUERY_DIFFS.update({r["line"]: Decimal(r["difference"]) for r in rows
+                            if r["code"] == "line-arithmetic"})
+        return Counter((r["code"], r["line"]) for r in rows)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--engine", choices=["duckdb", "spark"], required=True)
+    ap.add_argument("--billaudit", default="target/debug/billaudit")
+    ap.add_argument("--generated", type=int, default=0)
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_args()
+    engine = DuckDb() if a.engine == "duckdb" else Spark()
+    files = [tuple(f.rsplit(":", 1)) for f in a.files]
+    tmp = tempfile.mkdtemp(prefix="billaudit-findings-")
+    for seed in range(a.generated):
+        path = os.path.join(tmp, f"focus-generated-{seed}.csv")
+        write_focus(path, seed)
+        files.append((path, "focus"))
+    bad = 0
+    for path, profile in files:
+        t = time.time()
+        want = native(a.billaudit, path, profile)
+        try:
+            got = engine.findings(a.billaudit, path, profile)
+        except Exception as e:  # noqa: BLE001 - reported per file
+            print(f"ERROR    {engine.name} {profile:8} {path}: {str(e)[:400]}")
+            bad += 1
+            continue
+        per_code = Counter(c for c, _ in want)
+        if got == want and QUERY_DIFFS != NATIVE_DIFFS:
+            bad += 1
+            print(f"DIFFERS  {engine.name} {profile:8} {path}: line-arithmetic differences")
+            for line in sorted(set(QUERY_DIFFS) | set(NATIVE_DIFFS), key=str):
+                if QUERY_DIFFS.get(line) != NATIVE_DIFFS.get(line):
+                    print(f"  line {line}: native {NATIVE_DIFFS.get(line)} query {QUERY_DIFFS.get(line)}")
+        elif got == want:
+            print(f"ok       {engine.name} {profile:8} {path} {dict(sorted(per_code.items()))} ({time.time() - t:.1f} s)")
+        else:
+            bad += 1
+            print(f"DIFFERS  {engine.name} {profile:8} {path}")
+            print(f"  native only: {sorted(want - got)[:20]}")
+            print(f"  query only:  {sorted(got - want)[:20]}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

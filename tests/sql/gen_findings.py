@@ -1,0 +1,93 @@
+"""A seeded FOCUS bill generator for the findings differential test
+(tests/sql/findings_check.py): compute and storage on overlapping days,
+storage on days without compute (per resource and in the bill), monthly
+single-date storage rows, exact repeats of earlier rows, block prices
+(`1K Requests`, `per 1M requests`) that are right and wrong, quantity x
+price overcharges, amounts above the list cost, inbound and outbound
+traffic, rows no rule classifies. Amounts carry 2 to 10 decimals. The
+column set is FOCUS 1.0's (docs/formats.md, the FinOps FOCUS spec)."""
+import csv
+import random
+from decimal import Decimal
+
+COLUMNS = ["BillingAccountId", "BillingCurrency", "BillingPeriodStart", "ChargeCategory",
+           "ChargeDescription", "ChargePeriodStart", "ChargePeriodEnd", "BilledCost", "ListCost",
+           "ListUnitPrice", "PricingQuantity", "PricingUnit", "ResourceId", "ServiceName",
+           "ServiceCategory", "SkuId"]
+
+
+def day(d, h=0):
+    return f"2024-09-{d:02d}T{h:02d}:00:00Z"
+
+
+def write_focus(path, seed):
+    r = random.Random(seed)
+    rows = []
+
+    def add(desc, cat, svc, start, end, qty, unit, price, res, list_cost=None, billed=None, charge="Usage"):
+        q = Decimal(qty)
+        p = Decimal(price)
+        lc = list_cost if list_cost is not None else (q * p).quantize(Decimal("1E-10"))
+        bc = billed if billed is not None else lc
+        rows.append({"BillingAccountId": "acct-1", "BillingCurrency": "USD",
+                     "BillingPeriodStart": "2024-09-01T00:00:00Z", "ChargeCategory": charge,
+                     "ChargeDescription": desc, "ChargePeriodStart": start, "ChargePeriodEnd": end,
+                     "BilledCost": str(bc), "ListCost": str(lc), "ListUnitPrice": str(p),
+                     "PricingQuantity": str(q), "PricingUnit": unit, "ResourceId": res,
+                     "ServiceName": svc, "ServiceCategory": cat, "SkuId": f"sku-{r.randint(1, 9)}"})
+
+    vms = [f"i-{seed}{k:03d}" for k in range(r.randint(2, 4))]
+    compute_days = sorted(r.sample(range(1, 29), r.randint(5, 15)))
+    for d in compute_days:
+        for vm in r.sample(vms, r.randint(1, len(vms))):
+            add("Linux on-demand m5.large instance hours", "Compute", "Amazon Elastic Compute Cloud",
+                day(d), day(d + 1), r.choice(["24", "12", "6"]), "Hours", "0.096", vm)
+    # Storage attached to a VM (compared with its own compute) or alone
+    # (compared with the bill's compute days).
+    for k in range(r.randint(3, 8)):
+        res = r.choice(vms) if r.random() < 0.4 else f"vol-{seed}{k:03d}"
+        for d in sorted(r.sample(range(1, 30), r.randint(1, 4))):
+            span = r.choice([1, 1, 2, 3])
+            add("General Purpose SSD (gp3) storage GB-month", "Storage", "Amazon Elastic Block Store",
+                day(d), day(min(d + span, 30)), r.choice(["0.0333", "1.5", "2.25"]), "GB-Months",
+                r.choice(["0.08", "0.1", "0.125"]), res)
+    # Monthly storage: one single-date row per month.
+    for k in range(r.randint(1, 3)):
+        add("S3 Standard storage GB-month", "Storage", "Amazon Simple Storage Service",
+            day(r.randint(1, 28)), "", "10", "GB-Months", "0.023", f"bucket-{seed}-{k}")
+    # Block prices: a quantity in single requests against a price per 1K.
+    for k in range(r.randint(2, 5)):
+        q = r.choice([5000, 12000, 250000])
+        p = Decimal(r.choice(["0.004", "0.0004", "0.005"]))
+        right = (Decimal(q) * p / 1000).quantize(Decimal("1E-10"))
+        wrong = right * 3 if r.random() < 0.4 else right
+        add("PUT, COPY, POST or LIST requests", "Storage", "Amazon Simple Storage Service",
+            day(r.randint(1, 28)), day(r.randint(1, 28)), str(q), "1K Requests", str(p),
+            f"bucket-{seed}-r", list_cost=wrong, billed=wrong)
+    # Overcharges: quantity x price off the list cost.
+    for k in range(r.randint(1, 4)):
+        add("Linux on-demand c5.xlarge instance hours", "Compute", "Amazon Elastic Compute Cloud",
+            day(compute_days[0]), day(compute_days[0] + 1), "10", "Hours", "0.17", vms[0],
+            list_cost=Decimal("1.7") + Decimal(r.choice(["0.01", "0.5", "0.00000000004"])))
+    # Above the list cost.
+    for k in range(r.randint(0, 3)):
+        add("Managed database instance hours", "Databases", "Amazon Relational Database Service",
+            day(compute_days[-1]), day(compute_days[-1] + 1), "24", "Hours", "0.2", f"db-{k}",
+            list_cost=Decimal("4.80"), billed=Decimal(r.choice(["4.81", "4.800001", "5.5"])))
+    # Traffic both ways.
+    for k in range(r.randint(1, 4)):
+        add(r.choice(["Data Transfer In from internet", "Data Transfer Out to internet",
+                      "Inter-region ingress", "Regional egress and ingress"]),
+            "Networking", "AWS Data Transfer", day(r.randint(1, 28)), day(r.randint(1, 28)),
+            "3.5", "GB", "0.09", "")
+    # Rows no rule classifies.
+    for k in range(r.randint(0, 3)):
+        add("Quarterly widget subscription", "", "Widget Co", day(2), day(3), "1", "Units",
+            "12.50", "")
+    # Exact repeats of earlier rows.
+    for k in range(r.randint(1, 5)):
+        rows.insert(r.randint(len(rows) // 2, len(rows)), dict(r.choice(rows)))
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
