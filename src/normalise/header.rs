@@ -37,9 +37,37 @@ pub fn normalise_header(raw: &str) -> NormHeader {
             }
         }
     }
+    if currency.is_none() {
+        currency = named_by_words(&s).map(str::to_string);
+    }
     NormHeader {
         name: s.to_lowercase(),
         currency,
+    }
+}
+
+/// The currency a header names by its own words rather than by a bracketed
+/// suffix: a header that is a currency (`USD`, DigitalOcean's amount
+/// column; `¥`, `人民币`), or whose first or last word is a currency code
+/// (`cost_usd`, `Amount EUR`, `USD Total`). Words are split at spaces,
+/// `_`, `-`, `.` and `/`. ASCII words that are names, not codes (`real`),
+/// never name one alone.
+fn named_by_words(header: &str) -> Option<&'static str> {
+    let t = header.trim();
+    let word = |w: &str| currency::is_code(w).then(|| currency_code(w)).flatten();
+    if t.is_ascii() && t.chars().all(|c| c.is_ascii_alphabetic()) {
+        return word(t);
+    }
+    if let Some(code) = currency_code(t) {
+        return Some(code);
+    }
+    let words: Vec<&str> = t
+        .split([' ', '_', '-', '.', '/'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    match words.as_slice() {
+        [first, .., last] => word(last).or_else(|| word(first)),
+        _ => None,
     }
 }
 
@@ -138,6 +166,25 @@ mod tests {
         assert_eq!(n("Cost (USD)"), ("cost".into(), Some("USD".into())));
         assert_eq!(n("Cost(USD)"), ("cost".into(), Some("USD".into())));
         assert_eq!(n("Amount (€)"), ("amount".into(), Some("EUR".into())));
+    }
+
+    #[test]
+    fn a_header_that_is_or_carries_a_currency_code() {
+        assert_eq!(n("USD"), ("usd".into(), Some("USD".into())));
+        assert_eq!(n("eur"), ("eur".into(), Some("EUR".into())));
+        assert_eq!(n("人民币"), ("人民币".into(), Some("CNY".into())));
+        assert_eq!(n("cost_usd"), ("cost_usd".into(), Some("USD".into())));
+        assert_eq!(n("Amount EUR"), ("amount eur".into(), Some("EUR".into())));
+        assert_eq!(n("USD Total"), ("usd total".into(), Some("USD".into())));
+        assert_eq!(n("total-gbp"), ("total-gbp".into(), Some("GBP".into())));
+        // Not currencies: a name that is an ordinary word, a code inside a
+        // word, a word that is no code, a currency column's own header.
+        assert_eq!(n("Real"), ("real".into(), None));
+        assert_eq!(n("Real Cost"), ("real cost".into(), None));
+        assert_eq!(n("costinusd"), ("costinusd".into(), None));
+        assert_eq!(n("usage_hours"), ("usage_hours".into(), None));
+        assert_eq!(n("Currency"), ("currency".into(), None));
+        assert_eq!(n("billing_currency"), ("billing_currency".into(), None));
     }
 
     #[test]

@@ -188,10 +188,12 @@ fn digitalocean_invoice_csv_by_product() {
     // bandwidth 1.20; other 12.00 (load balancer); tax 31.40
     // subtotal  427.20 + 50 + 12 + 1.20 + 12 = 502.40;
     //           tax 6.25% x 502.40 = 31.40; total 533.80
+    // The amount column is headed `USD`: the bill is in US dollars
+    // (on the branch before the currency fix: unknown, `None`).
     expect(
         &b,
         "digitalocean",
-        None,
+        Some("USD"),
         "533.80",
         &[
             ("compute", "427.20"),
@@ -292,5 +294,29 @@ fn each_new_profile_recognises_only_its_own_header() {
         ("csv/clean-bill.csv", "generic-csv"),
     ] {
         assert_eq!(audit_one(&fixture(file)).format, profile, "{file}");
+    }
+}
+
+/// A money column whose header is, or carries, a currency code names the
+/// bill's currency when no column states it per row (`USD`, `cost_usd`,
+/// `Amount EUR`), as a bracketed suffix `Cost (USD)` always did. Before
+/// the fix these bills' currency was unknown.
+#[test]
+fn a_money_header_that_is_a_currency_code_names_the_currency() {
+    let dir = tempfile::tempdir().unwrap();
+    for (header, code) in [("USD", "USD"), ("cost_usd", "USD"), ("Amount EUR", "EUR")] {
+        let p = dir.path().join("bill.csv");
+        // 10.00 + 2.50 = 12.50
+        std::fs::write(
+            &p,
+            format!("Item,{header}\nGPU hours,10.00\nStorage,2.50\n"),
+        )
+        .unwrap();
+        let columns = format!("description=Item,amount={header}");
+        let (r, out) = crate::common::audit_json(&["--columns", &columns, p.to_str().unwrap()]);
+        assert!(out.status.code() != Some(2), "{header}: {}", stderr(&out));
+        let b = &r.bills[0];
+        assert_eq!(b.currency.as_deref(), Some(code), "{header}");
+        assert_eq!(d(&b.total), d("12.50"), "{header}");
     }
 }
