@@ -117,6 +117,9 @@ pub const BUILTIN: &[Rule] = &[
             "extended support",
             "extendedsupport",
             "defender",
+            // A security scanner billed per scanned instance-hour
+            // (`Amazon Inspector APS1-EC2-Scanning`), as Defender: not compute.
+            "amazon inspector",
             "log ingestion",
             "log storage",
             // GCP Cloud Logging's ingestion SKU, not a disk.
@@ -244,6 +247,8 @@ pub const BUILTIN: &[Rule] = &[
             "privatelink",
             "vpc endpoint",
             "vpcendpoint",
+            // Azure Private Link's endpoint hours (`Standard Private Endpoint`).
+            "private endpoint",
             // A public address rented on its own (`Primary IPv4`,
             // `Additional IPv4 address`), not a server's spec.
             "primary ipv4",
@@ -285,6 +290,7 @@ pub const BUILTIN: &[Rule] = &[
             "=trafic",
             "transfert de données",
             "transferência de dados",
+            "tráfego",
             "ancho de banda",
             "tráfico",
             "transferencia de datos",
