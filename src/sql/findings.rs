@@ -44,6 +44,7 @@ type Build = fn(&Ctx) -> Branch;
 /// The share checks come from the totals (`shares`).
 const BRANCHES: &[(Check, Build)] = &[
     (Check::LineArithmetic, line_arithmetic),
+    (Check::AboveListPrice, above_list_price),
     (Check::DuplicateLine, duplicate_line),
     (Check::IdleStorage, idle_storage),
     (Check::IngressCharged, ingress_charged),
@@ -149,6 +150,12 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
     );
     s.push_str(&nums(opts));
     s.push_str(&super::query::totals_cte(&o, d));
+    if severity(Check::LineArithmetic).is_some() || severity(Check::AboveListPrice).is_some() {
+        for c in listed(d) {
+            s.push_str(&c);
+            s.push_str(",\n");
+        }
+    }
     let mut selects: Vec<String> = Vec::new();
     for (check, build) in BRANCHES {
         let Some(sev) = severity(*check) else {
@@ -217,14 +224,12 @@ fn nums(opts: &SqlOptions) -> String {
     )
 }
 
-/// `line-arithmetic` (`audit/line_arithmetic.rs`), in integers at a common
-/// scale: a payable amount above the list amount by more than half a unit
-/// of its last place; else quantity x unit price against the list amount
-/// (or the amount) with the tolerance of half a unit of the compared
-/// figure's last place (at most 10 places) plus the rounding of each
-/// factor, unless off by exactly the declared block either way.
-fn line_arithmetic(c: &Ctx) -> Branch {
-    let d = c.d;
+/// `la1`..`la4`: each priced or listed row's figures in integers at a
+/// common scale, and `surcharge`: the payable amount above the list amount
+/// by more than half a unit of its last place (`audit/above_list_price.rs`
+/// `excess`). Shared by `line-arithmetic` and `above-list-price`, written
+/// when either is on.
+fn listed(d: Dialect) -> Vec<String> {
     let p = |k: &str| pow10(d, k);
     let la1 = "la1 AS (\n  SELECT *,\n    greatest(a_s + 1, l_s) AS s1,\n    coalesce(l_u, a_u) AS g_u,\n    CASE WHEN l_u IS NOT NULL THEN l_s ELSE a_s END AS g_s\n  FROM nums\n  WHERE l_u IS NOT NULL OR (q_u IS NOT NULL AND p_u IS NOT NULL)\n)".to_string();
     let la2 = "la2 AS (\n  SELECT *,\n    least(g_s, 10) AS w,\n    greatest(q_s + p_s + 1, g_s, least(g_s, 10) + 1) AS sc\n  FROM la1\n)".to_string();
@@ -239,31 +244,74 @@ fn line_arithmetic(c: &Ctx) -> Branch {
         p("sc - q_s - p_s - 1"),
     );
     let la4 = "la4 AS (\n  SELECT *,\n    coalesce(l_u IS NOT NULL AND (CASE WHEN l_u < 0 THEN a_i < l_i ELSE a_i > l_i END) AND abs(a_i - l_i) > h1, FALSE) AS surcharge\n  FROM la3\n)".to_string();
+    vec![la1, la2, la3, la4]
+}
+
+/// `line-arithmetic` (`audit/line_arithmetic.rs`) over [`listed`]: on a
+/// row that is no surcharge (that is `above-list-price`'s, on or off),
+/// quantity x unit price against the list amount (or the amount) with the
+/// tolerance of half a unit of the compared figure's last place (at most
+/// 10 places) plus the rounding of each factor, unless off by exactly the
+/// declared block either way.
+fn line_arithmetic(c: &Ctx) -> Branch {
+    let d = c.d;
     let product_off = "pr IS NOT NULL AND abs(pr - g_i) > h + sl AND NOT coalesce(abs(pr - block * g_i) <= block * h + sl OR abs(block * pr - g_i) <= h + block * sl, FALSE)";
     let msg = format!(
-        "CASE WHEN surcharge THEN concat('the amount ', a_text, ' is above the list amount ', l_text, ': ', description) ELSE concat(q_text, ' x ', p_text, ' = ', {}, ' but the ', CASE WHEN l_u IS NOT NULL THEN 'list amount' ELSE 'amount' END, ' is ', coalesce(l_text, a_text), ': ', description) END",
+        "concat(q_text, ' x ', p_text, ' = ', {}, ' but the ', CASE WHEN l_u IS NOT NULL THEN 'list amount' ELSE 'amount' END, ' is ', coalesce(l_text, a_text), ': ', description)",
         at_scale_text(d, "pr", "sc")
     );
-    let expected = format!(
-        "CASE WHEN surcharge THEN l_text ELSE {} END",
-        at_scale_text(d, "pr", "sc")
-    );
-    let actual = "CASE WHEN surcharge THEN a_text ELSE coalesce(l_text, a_text) END".to_string();
-    let diff = format!(
-        "CASE WHEN surcharge THEN {} ELSE {} END",
-        at_scale_text(d, "abs(a_i - l_i)", "s1"),
-        at_scale_text(d, "abs(pr - g_i)", "sc")
-    );
+    let expected = at_scale_text(d, "pr", "sc");
+    let diff = at_scale_text(d, "abs(pr - g_i)", "sc");
     Branch {
-        ctes: vec![la1, la2, la3, la4],
+        ctes: vec![],
         select: format!(
-            "{}\nFROM la4 WHERE surcharge OR ({product_off})",
+            "{}\nFROM la4 WHERE NOT surcharge AND ({product_off})",
             c.row(
                 Check::LineArithmetic,
                 "line_no",
-                [&expected, &actual, &diff],
+                [&expected, "coalesce(l_text, a_text)", &diff],
                 &msg,
                 true
+            )
+        ),
+    }
+}
+
+/// `above-list-price` (`audit/above_list_price.rs`) over [`listed`]: one
+/// finding per surcharged row, and one on the bill (line NULL) with the sum
+/// of the excess when more than one row is (`contract_price::Excess`).
+fn above_list_price(c: &Ctx) -> Branch {
+    let d = c.d;
+    let s = c.s();
+    let msg =
+        "concat('the amount ', a_text, ' is above the list amount ', l_text, ': ', description)";
+    let diff = at_scale_text(d, "abs(a_i - l_i)", "s1");
+    // The bill's sum, every excess brought to the bill's largest scale.
+    let alp = format!(
+        "alp AS (\n  SELECT currency, count(*) AS n, sum(abs(a_i - l_i) * {}) AS over_i, max(ms) AS ms\n  FROM (SELECT *, max(s1) OVER (PARTITION BY currency) AS ms FROM la4 WHERE surcharge) AS x\n  GROUP BY currency\n  HAVING count(*) > 1\n)",
+        pow10(d, "ms - s1")
+    );
+    let bill_msg = format!(
+        "concat(CAST(n AS {s}), ' lines billed above their list amount, by ', {}, ' in all')",
+        at_scale_text(d, "over_i", "ms")
+    );
+    Branch {
+        ctes: vec![alp],
+        select: format!(
+            "{}\nFROM la4 WHERE surcharge\nUNION ALL\n{}\nFROM alp",
+            c.row(
+                Check::AboveListPrice,
+                "line_no",
+                ["l_text", "a_text", &diff],
+                msg,
+                true
+            ),
+            c.row(
+                Check::AboveListPrice,
+                "NULL",
+                ["", "", &at_scale_text(d, "over_i", "ms")],
+                &bill_msg,
+                false
             )
         ),
     }

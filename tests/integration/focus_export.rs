@@ -375,8 +375,9 @@ fn duckdb_reads_the_output_with_the_audits_category_sums() {
          from read_csv('{}', all_varchar=true) group by all order by all",
         out.display()
     );
-    let py =
-        format!("import duckdb\nduckdb.execute('SET enable_progress_bar = false')\nfor c, cur, s in duckdb.sql({sql:?}).fetchall(): print(c, cur, s)");
+    let py = format!(
+        "import duckdb\nduckdb.execute('SET enable_progress_bar = false')\nfor c, cur, s in duckdb.sql({sql:?}).fetchall(): print(c, cur, s)"
+    );
     let o = Command::new("python3").args(["-c", &py]).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let (want, _) = audit_sums(&inputs);

@@ -614,14 +614,18 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
     let ok = text.lines().filter(|l| l.starts_with("ok ")).count();
     assert_eq!(ok, files.len() + 4, "{text}");
     if !files.is_empty() {
-        // The FinOps FOCUS sample: the native audit's 33 line-arithmetic
-        // and 47 idle-storage findings, which the totals query lacks.
+        // The FinOps FOCUS sample: the native audit's 31 line-arithmetic
+        // and 47 idle-storage findings, which the totals query lacks, and
+        // above-list-price at lines 949 and 950 (BilledCost 0.192 and 0.08
+        // against ListCost 0: 0.192 and 0.08 above, checked with Python
+        // decimal) plus the bill's sum (2 lines, 0.272 in all): 3.
         let sample = text
             .lines()
             .find(|l| l.contains("focus/focus_sample.csv"))
             .unwrap();
         assert!(sample.contains("'idle-storage': 47"), "{sample}");
-        assert!(sample.contains("'line-arithmetic': 33"), "{sample}");
+        assert!(sample.contains("'line-arithmetic': 31"), "{sample}");
+        assert!(sample.contains("'above-list-price': 3"), "{sample}");
     }
     // The generated bills plant every per-line check the query carries.
     for code in [
@@ -629,6 +633,7 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         "idle-storage",
         "line-arithmetic",
         "ingress-charged",
+        "above-list-price",
     ] {
         assert!(
             text.lines()
