@@ -45,6 +45,7 @@ type Build = fn(&Ctx) -> Branch;
 const BRANCHES: &[(Check, Build)] = &[
     (Check::LineArithmetic, line_arithmetic),
     (Check::AboveListPrice, above_list_price),
+    (Check::AboveContractedPrice, above_contracted_price),
     (Check::DuplicateLine, duplicate_line),
     (Check::IdleStorage, idle_storage),
     (Check::IngressCharged, ingress_charged),
@@ -61,6 +62,14 @@ pub const NOT_IN_SQL: &[(Check, &str)] = &[
     (
         Check::BillingGranularity,
         "not written in SQL yet (hour units and elapsed time)",
+    ),
+    (
+        Check::UnusedCommitment,
+        "not written in SQL yet (per commitment id, FOCUS status, CUR and Azure columns)",
+    ),
+    (
+        Check::PlanCostlierThanOnDemand,
+        "not written in SQL yet (needs the price book)",
     ),
 ];
 
@@ -150,7 +159,14 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
     );
     s.push_str(&nums(opts));
     s.push_str(&super::query::totals_cte(&o, d));
-    if severity(Check::LineArithmetic).is_some() || severity(Check::AboveListPrice).is_some() {
+    if [
+        Check::LineArithmetic,
+        Check::AboveListPrice,
+        Check::AboveContractedPrice,
+    ]
+    .iter()
+    .any(|c| severity(*c).is_some())
+    {
         for c in listed(d) {
             s.push_str(&c);
             s.push_str(",\n");
@@ -212,6 +228,9 @@ fn nums(opts: &SqlOptions) -> String {
         ("q_text", "q"),
         ("p_text", "p"),
         ("l_text", "l"),
+        ("e_text", "e"),
+        ("c_text", "c"),
+        ("u_text", "u"),
     ] {
         let (u, sc) = unscaled(d, t);
         cols.push(format!("{u} AS {n}_u"));
@@ -227,11 +246,12 @@ fn nums(opts: &SqlOptions) -> String {
 /// `la1`..`la4`: each priced or listed row's figures in integers at a
 /// common scale, and `surcharge`: the payable amount above the list amount
 /// by more than half a unit of its last place (`audit/above_list_price.rs`
-/// `excess`). Shared by `line-arithmetic` and `above-list-price`, written
-/// when either is on.
+/// `excess`), and `product_off` (`line_arithmetic::product_mismatch`).
+/// Shared by `line-arithmetic`, `above-list-price` and
+/// `above-contracted-price`, written when one of them is on.
 fn listed(d: Dialect) -> Vec<String> {
     let p = |k: &str| pow10(d, k);
-    let la1 = "la1 AS (\n  SELECT *,\n    greatest(a_s + 1, l_s) AS s1,\n    coalesce(l_u, a_u) AS g_u,\n    CASE WHEN l_u IS NOT NULL THEN l_s ELSE a_s END AS g_s\n  FROM nums\n  WHERE l_u IS NOT NULL OR (q_u IS NOT NULL AND p_u IS NOT NULL)\n)".to_string();
+    let la1 = "la1 AS (\n  SELECT *,\n    greatest(a_s + 1, l_s) AS s1,\n    coalesce(l_u, a_u) AS g_u,\n    CASE WHEN l_u IS NOT NULL THEN l_s ELSE a_s END AS g_s\n  FROM nums\n)".to_string();
     let la2 = "la2 AS (\n  SELECT *,\n    least(g_s, 10) AS w,\n    greatest(q_s + p_s + 1, g_s, least(g_s, 10) + 1) AS sc\n  FROM la1\n)".to_string();
     let la3 = format!(
         "la3 AS (\n  SELECT *,\n    CASE WHEN l_u IS NULL THEN NULL ELSE a_u * {} END AS a_i,\n    CASE WHEN l_u IS NULL THEN NULL ELSE l_u * {} END AS l_i,\n    CASE WHEN l_u IS NULL THEN NULL ELSE 5 * {} END AS h1,\n    q_u * p_u * {} AS pr,\n    g_u * {} AS g_i,\n    5 * {} AS h,\n    5 * {} * ((CASE WHEN q_s > 0 THEN abs(p_u) ELSE 0 END) + (CASE WHEN p_s > 0 THEN abs(q_u) ELSE 0 END)) AS sl\n  FROM la2\n)",
@@ -243,7 +263,7 @@ fn listed(d: Dialect) -> Vec<String> {
         p("sc - w - 1"),
         p("sc - q_s - p_s - 1"),
     );
-    let la4 = "la4 AS (\n  SELECT *,\n    coalesce(l_u IS NOT NULL AND (CASE WHEN l_u < 0 THEN a_i < l_i ELSE a_i > l_i END) AND abs(a_i - l_i) > h1, FALSE) AS surcharge\n  FROM la3\n)".to_string();
+    let la4 = "la4 AS (\n  SELECT *,\n    coalesce(l_u IS NOT NULL AND (CASE WHEN l_u < 0 THEN a_i < l_i ELSE a_i > l_i END) AND abs(a_i - l_i) > h1, FALSE) AS surcharge,\n    coalesce(pr IS NOT NULL AND abs(pr - g_i) > h + sl AND NOT coalesce(abs(pr - block * g_i) <= block * h + sl OR abs(block * pr - g_i) <= h + block * sl, FALSE), FALSE) AS product_off\n  FROM la3\n)".to_string();
     vec![la1, la2, la3, la4]
 }
 
@@ -255,7 +275,6 @@ fn listed(d: Dialect) -> Vec<String> {
 /// declared block either way.
 fn line_arithmetic(c: &Ctx) -> Branch {
     let d = c.d;
-    let product_off = "pr IS NOT NULL AND abs(pr - g_i) > h + sl AND NOT coalesce(abs(pr - block * g_i) <= block * h + sl OR abs(block * pr - g_i) <= h + block * sl, FALSE)";
     let msg = format!(
         "concat(q_text, ' x ', p_text, ' = ', {}, ' but the ', CASE WHEN l_u IS NOT NULL THEN 'list amount' ELSE 'amount' END, ' is ', coalesce(l_text, a_text), ': ', description)",
         at_scale_text(d, "pr", "sc")
@@ -265,13 +284,79 @@ fn line_arithmetic(c: &Ctx) -> Branch {
     Branch {
         ctes: vec![],
         select: format!(
-            "{}\nFROM la4 WHERE NOT surcharge AND ({product_off})",
+            "{}\nFROM la4 WHERE NOT surcharge AND product_off",
             c.row(
                 Check::LineArithmetic,
                 "line_no",
                 [&expected, "coalesce(l_text, a_text)", &diff],
                 &msg,
                 true
+            )
+        ),
+    }
+}
+
+/// `name`: per bill (currency) with more than one row of `from`, their
+/// count `n` and the sum `over_i` of `over` (an integer at scale `scale`)
+/// at the bill's largest scale `ms` (`contract_price::Excess`).
+fn bill_sum(d: Dialect, name: &str, from: &str, over: &str, scale: &str) -> String {
+    format!(
+        "{name} AS (\n  SELECT currency, count(*) AS n, sum(({over}) * {}) AS over_i, max(ms) AS ms\n  FROM (SELECT *, max({scale}) OVER (PARTITION BY currency) AS ms FROM {from}) AS x\n  GROUP BY currency\n  HAVING count(*) > 1\n)",
+        pow10(d, &format!("ms - {scale}"))
+    )
+}
+
+/// `above-contracted-price` (`audit/contract_price.rs` `excess`) over
+/// [`listed`], at a common scale `k`: a payable amount above zero above its
+/// `ContractedCost` (when above zero), else `ContractedUnitPrice` x
+/// quantity (both above zero; tolerance more by quantity x half a unit of
+/// the price's last place when it has decimals), by more than half a unit
+/// of the amount's last place plus that; not when the effective cost is at
+/// most the contract plus the tolerance (the discount given in the
+/// amortised view), nor when the line's product is off (`line-arithmetic`'s
+/// `product_off`, whether or not the line is above its list).
+fn above_contracted_price(c: &Ctx) -> Branch {
+    let d = c.d;
+    let p = |k: &str| pow10(d, k);
+    let ac1 = "ac1 AS (\n  SELECT *,\n    coalesce(c_u > 0, FALSE) AS by_cost,\n    greatest(a_s + 1, coalesce(c_s, 0), coalesce(u_s, 0) + coalesce(q_s, 0) + 1, coalesce(e_s, 0)) AS k\n  FROM la4\n  WHERE a_u > 0\n)".to_string();
+    let ac2 = format!(
+        "ac2 AS (\n  SELECT *,\n    a_u * {} AS a_k,\n    CASE WHEN by_cost THEN c_u * {} WHEN u_u > 0 AND q_u > 0 THEN u_u * q_u * {} ELSE NULL END AS con_k,\n    5 * {} + CASE WHEN by_cost OR u_s = 0 THEN 0 ELSE 5 * q_u * {} END AS tol,\n    CASE WHEN e_u IS NULL THEN NULL ELSE e_u * {} END AS e_k\n  FROM ac1\n)",
+        p("k - a_s"),
+        p("k - c_s"),
+        p("k - u_s - q_s"),
+        p("k - a_s - 1"),
+        p("k - u_s - q_s - 1"),
+        p("k - e_s"),
+    );
+    let ac3 = "ac3 AS (\n  SELECT * FROM ac2\n  WHERE con_k IS NOT NULL AND NOT coalesce(e_k <= con_k + tol, FALSE) AND a_k - con_k > tol AND NOT product_off\n)".to_string();
+    let bill = bill_sum(d, "acp", "ac3", "a_k - con_k", "k");
+    let con = at_scale_text(d, "con_k", "k");
+    let over = at_scale_text(d, "a_k - con_k", "k");
+    let msg = format!(
+        "concat('billed ', a_text, ' where the contract says ', {con}, CASE WHEN by_cost THEN ' (ContractedCost): ' ELSE ' (ContractedUnitPrice x quantity): ' END, {over}, ' above: ', description)"
+    );
+    let bill_msg = format!(
+        "concat(CAST(n AS {}), ' lines billed above their contracted cost, by ', {}, ' in all')",
+        c.s(),
+        at_scale_text(d, "over_i", "ms")
+    );
+    Branch {
+        ctes: vec![ac1, ac2, ac3, bill],
+        select: format!(
+            "{}\nFROM ac3\nUNION ALL\n{}\nFROM acp",
+            c.row(
+                Check::AboveContractedPrice,
+                "line_no",
+                [&con, "a_text", &over],
+                &msg,
+                true
+            ),
+            c.row(
+                Check::AboveContractedPrice,
+                "NULL",
+                ["", "", &at_scale_text(d, "over_i", "ms")],
+                &bill_msg,
+                false
             )
         ),
     }
@@ -286,11 +371,7 @@ fn above_list_price(c: &Ctx) -> Branch {
     let msg =
         "concat('the amount ', a_text, ' is above the list amount ', l_text, ': ', description)";
     let diff = at_scale_text(d, "abs(a_i - l_i)", "s1");
-    // The bill's sum, every excess brought to the bill's largest scale.
-    let alp = format!(
-        "alp AS (\n  SELECT currency, count(*) AS n, sum(abs(a_i - l_i) * {}) AS over_i, max(ms) AS ms\n  FROM (SELECT *, max(s1) OVER (PARTITION BY currency) AS ms FROM la4 WHERE surcharge) AS x\n  GROUP BY currency\n  HAVING count(*) > 1\n)",
-        pow10(d, "ms - s1")
-    );
+    let alp = bill_sum(d, "alp", "la4 WHERE surcharge", "abs(a_i - l_i)", "s1");
     let bill_msg = format!(
         "concat(CAST(n AS {s}), ' lines billed above their list amount, by ', {}, ' in all')",
         at_scale_text(d, "over_i", "ms")

@@ -36,7 +36,8 @@ from gen_findings import write_focus  # noqa: E402
 # the share checks.
 CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
-         "replica-redundancy", "scheduling-fee-share", "above-list-price"}
+         "replica-redundancy", "scheduling-fee-share", "above-list-price",
+         "above-contracted-price"}
 # The codes whose per-line `difference` is compared with the figure the
 # audit's message states.
 DIFF_CODES = {"line-arithmetic", "above-list-price"}
