@@ -596,6 +596,23 @@ mod tests {
     }
 
     #[test]
+    fn a_line_above_its_list_stays_out_of_line_arithmetic_with_its_check_off() {
+        // As audit/line_arithmetic.rs: the surcharge rows are never
+        // line-arithmetic's, whether above-list-price is on or off.
+        let mut o = opts();
+        o.severities.insert(Check::AboveListPrice, None);
+        o.severities.insert(Check::AboveContractedPrice, None);
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("'above-list-price' AS code"), "{sql}");
+        assert!(sql.contains("FROM la4 WHERE NOT surcharge AND product_off"));
+        // With every check that reads them off, the shared CTEs go too.
+        o.severities.insert(Check::LineArithmetic, None);
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("la4 AS ("), "{sql}");
+        assert!(sql.contains("-- not in this query: unused-commitment"));
+    }
+
+    #[test]
     fn severity_comes_from_the_config() {
         let mut o = opts();
         o.severities
