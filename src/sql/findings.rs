@@ -296,14 +296,32 @@ fn line_arithmetic(c: &Ctx) -> Branch {
     }
 }
 
-/// `name`: per bill (currency) with more than one row of `from`, their
-/// count `n` and the sum `over_i` of `over` (an integer at scale `scale`)
-/// at the bill's largest scale `ms` (`contract_price::Excess`).
-fn bill_sum(d: Dialect, name: &str, from: &str, over: &str, scale: &str) -> String {
-    format!(
+/// The bill's finding of `check` (line NULL, `contract_price::Excess`):
+/// a CTE `name` with, per bill (currency) with more than one row of
+/// `from`, their count `n` and the sum `over_i` of `over` (an integer at
+/// scale `scale`) at the bill's largest scale `ms`; and its SELECT.
+fn bill_excess(
+    c: &Ctx,
+    check: Check,
+    name: &str,
+    [from, over, scale]: [&str; 3],
+    above: &str,
+) -> (String, String) {
+    let d = c.d;
+    let cte = format!(
         "{name} AS (\n  SELECT currency, count(*) AS n, sum(({over}) * {}) AS over_i, max(ms) AS ms\n  FROM (SELECT *, max({scale}) OVER (PARTITION BY currency) AS ms FROM {from}) AS x\n  GROUP BY currency\n  HAVING count(*) > 1\n)",
         pow10(d, &format!("ms - {scale}"))
-    )
+    );
+    let sum = at_scale_text(d, "over_i", "ms");
+    let msg = format!(
+        "concat(CAST(n AS {}), ' lines billed above {above}, by ', {sum}, ' in all')",
+        c.s()
+    );
+    let select = format!(
+        "{}\nFROM {name}",
+        c.row(check, "NULL", ["", "", &sum], &msg, false)
+    );
+    (cte, select)
 }
 
 /// `above-contracted-price` (`audit/contract_price.rs` `excess`) over
@@ -329,21 +347,22 @@ fn above_contracted_price(c: &Ctx) -> Branch {
         p("k - e_s"),
     );
     let ac3 = "ac3 AS (\n  SELECT * FROM ac2\n  WHERE con_k IS NOT NULL AND NOT coalesce(e_k <= con_k + tol, FALSE) AND a_k - con_k > tol AND NOT product_off\n)".to_string();
-    let bill = bill_sum(d, "acp", "ac3", "a_k - con_k", "k");
+    let (bill, bill_select) = bill_excess(
+        c,
+        Check::AboveContractedPrice,
+        "acp",
+        ["ac3", "a_k - con_k", "k"],
+        "their contracted cost",
+    );
     let con = at_scale_text(d, "con_k", "k");
     let over = at_scale_text(d, "a_k - con_k", "k");
     let msg = format!(
         "concat('billed ', a_text, ' where the contract says ', {con}, CASE WHEN by_cost THEN ' (ContractedCost): ' ELSE ' (ContractedUnitPrice x quantity): ' END, {over}, ' above: ', description)"
     );
-    let bill_msg = format!(
-        "concat(CAST(n AS {}), ' lines billed above their contracted cost, by ', {}, ' in all')",
-        c.s(),
-        at_scale_text(d, "over_i", "ms")
-    );
     Branch {
         ctes: vec![ac1, ac2, ac3, bill],
         select: format!(
-            "{}\nFROM ac3\nUNION ALL\n{}\nFROM acp",
+            "{}\nFROM ac3\nUNION ALL\n{bill_select}",
             c.row(
                 Check::AboveContractedPrice,
                 "line_no",
@@ -351,13 +370,6 @@ fn above_contracted_price(c: &Ctx) -> Branch {
                 &msg,
                 true
             ),
-            c.row(
-                Check::AboveContractedPrice,
-                "NULL",
-                ["", "", &at_scale_text(d, "over_i", "ms")],
-                &bill_msg,
-                false
-            )
         ),
     }
 }
@@ -366,20 +378,20 @@ fn above_contracted_price(c: &Ctx) -> Branch {
 /// finding per surcharged row, and one on the bill (line NULL) with the sum
 /// of the excess when more than one row is (`contract_price::Excess`).
 fn above_list_price(c: &Ctx) -> Branch {
-    let d = c.d;
-    let s = c.s();
     let msg =
         "concat('the amount ', a_text, ' is above the list amount ', l_text, ': ', description)";
-    let diff = at_scale_text(d, "abs(a_i - l_i)", "s1");
-    let alp = bill_sum(d, "alp", "la4 WHERE surcharge", "abs(a_i - l_i)", "s1");
-    let bill_msg = format!(
-        "concat(CAST(n AS {s}), ' lines billed above their list amount, by ', {}, ' in all')",
-        at_scale_text(d, "over_i", "ms")
+    let diff = at_scale_text(c.d, "abs(a_i - l_i)", "s1");
+    let (alp, bill_select) = bill_excess(
+        c,
+        Check::AboveListPrice,
+        "alp",
+        ["la4 WHERE surcharge", "abs(a_i - l_i)", "s1"],
+        "their list amount",
     );
     Branch {
         ctes: vec![alp],
         select: format!(
-            "{}\nFROM la4 WHERE surcharge\nUNION ALL\n{}\nFROM alp",
+            "{}\nFROM la4 WHERE surcharge\nUNION ALL\n{bill_select}",
             c.row(
                 Check::AboveListPrice,
                 "line_no",
@@ -387,13 +399,6 @@ fn above_list_price(c: &Ctx) -> Branch {
                 msg,
                 true
             ),
-            c.row(
-                Check::AboveListPrice,
-                "NULL",
-                ["", "", &at_scale_text(d, "over_i", "ms")],
-                &bill_msg,
-                false
-            )
         ),
     }
 }
