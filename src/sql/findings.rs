@@ -44,6 +44,8 @@ type Build = fn(&Ctx) -> Branch;
 /// The share checks come from the totals (`shares`).
 const BRANCHES: &[(Check, Build)] = &[
     (Check::LineArithmetic, line_arithmetic),
+    (Check::AboveListPrice, above_list_price),
+    (Check::AboveContractedPrice, above_contracted_price),
     (Check::DuplicateLine, duplicate_line),
     (Check::IdleStorage, idle_storage),
     (Check::IngressCharged, ingress_charged),
@@ -60,6 +62,14 @@ pub const NOT_IN_SQL: &[(Check, &str)] = &[
     (
         Check::BillingGranularity,
         "not written in SQL yet (hour units and elapsed time)",
+    ),
+    (
+        Check::UnusedCommitment,
+        "not written in SQL yet (per commitment id, FOCUS status, CUR and Azure columns)",
+    ),
+    (
+        Check::PlanCostlierThanOnDemand,
+        "not written in SQL yet (needs the price book)",
     ),
 ];
 
@@ -149,6 +159,19 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
     );
     s.push_str(&nums(opts));
     s.push_str(&super::query::totals_cte(&o, d));
+    if [
+        Check::LineArithmetic,
+        Check::AboveListPrice,
+        Check::AboveContractedPrice,
+    ]
+    .iter()
+    .any(|c| severity(*c).is_some())
+    {
+        for c in listed(d) {
+            s.push_str(&c);
+            s.push_str(",\n");
+        }
+    }
     let mut selects: Vec<String> = Vec::new();
     for (check, build) in BRANCHES {
         let Some(sev) = severity(*check) else {
@@ -205,6 +228,9 @@ fn nums(opts: &SqlOptions) -> String {
         ("q_text", "q"),
         ("p_text", "p"),
         ("l_text", "l"),
+        ("e_text", "e"),
+        ("c_text", "c"),
+        ("u_text", "u"),
     ] {
         let (u, sc) = unscaled(d, t);
         cols.push(format!("{u} AS {n}_u"));
@@ -217,16 +243,15 @@ fn nums(opts: &SqlOptions) -> String {
     )
 }
 
-/// `line-arithmetic` (`audit/line_arithmetic.rs`), in integers at a common
-/// scale: a payable amount above the list amount by more than half a unit
-/// of its last place; else quantity x unit price against the list amount
-/// (or the amount) with the tolerance of half a unit of the compared
-/// figure's last place (at most 10 places) plus the rounding of each
-/// factor, unless off by exactly the declared block either way.
-fn line_arithmetic(c: &Ctx) -> Branch {
-    let d = c.d;
+/// `la1`..`la4`: each priced or listed row's figures in integers at a
+/// common scale, and `surcharge`: the payable amount above the list amount
+/// by more than half a unit of its last place (`audit/above_list_price.rs`
+/// `excess`), and `product_off` (`line_arithmetic::product_mismatch`).
+/// Shared by `line-arithmetic`, `above-list-price` and
+/// `above-contracted-price`, written when one of them is on.
+fn listed(d: Dialect) -> Vec<String> {
     let p = |k: &str| pow10(d, k);
-    let la1 = "la1 AS (\n  SELECT *,\n    greatest(a_s + 1, l_s) AS s1,\n    coalesce(l_u, a_u) AS g_u,\n    CASE WHEN l_u IS NOT NULL THEN l_s ELSE a_s END AS g_s\n  FROM nums\n  WHERE l_u IS NOT NULL OR (q_u IS NOT NULL AND p_u IS NOT NULL)\n)".to_string();
+    let la1 = "la1 AS (\n  SELECT *,\n    greatest(a_s + 1, l_s) AS s1,\n    coalesce(l_u, a_u) AS g_u,\n    CASE WHEN l_u IS NOT NULL THEN l_s ELSE a_s END AS g_s\n  FROM nums\n)".to_string();
     let la2 = "la2 AS (\n  SELECT *,\n    least(g_s, 10) AS w,\n    greatest(q_s + p_s + 1, g_s, least(g_s, 10) + 1) AS sc\n  FROM la1\n)".to_string();
     let la3 = format!(
         "la3 AS (\n  SELECT *,\n    CASE WHEN l_u IS NULL THEN NULL ELSE a_u * {} END AS a_i,\n    CASE WHEN l_u IS NULL THEN NULL ELSE l_u * {} END AS l_i,\n    CASE WHEN l_u IS NULL THEN NULL ELSE 5 * {} END AS h1,\n    q_u * p_u * {} AS pr,\n    g_u * {} AS g_i,\n    5 * {} AS h,\n    5 * {} * ((CASE WHEN q_s > 0 THEN abs(p_u) ELSE 0 END) + (CASE WHEN p_s > 0 THEN abs(q_u) ELSE 0 END)) AS sl\n  FROM la2\n)",
@@ -238,33 +263,142 @@ fn line_arithmetic(c: &Ctx) -> Branch {
         p("sc - w - 1"),
         p("sc - q_s - p_s - 1"),
     );
-    let la4 = "la4 AS (\n  SELECT *,\n    coalesce(l_u IS NOT NULL AND (CASE WHEN l_u < 0 THEN a_i < l_i ELSE a_i > l_i END) AND abs(a_i - l_i) > h1, FALSE) AS surcharge\n  FROM la3\n)".to_string();
-    let product_off = "pr IS NOT NULL AND abs(pr - g_i) > h + sl AND NOT coalesce(abs(pr - block * g_i) <= block * h + sl OR abs(block * pr - g_i) <= h + block * sl, FALSE)";
+    let la4 = "la4 AS (\n  SELECT *,\n    coalesce(l_u IS NOT NULL AND (CASE WHEN l_u < 0 THEN a_i < l_i ELSE a_i > l_i END) AND abs(a_i - l_i) > h1, FALSE) AS surcharge,\n    coalesce(pr IS NOT NULL AND abs(pr - g_i) > h + sl AND NOT coalesce(abs(pr - block * g_i) <= block * h + sl OR abs(block * pr - g_i) <= h + block * sl, FALSE), FALSE) AS product_off\n  FROM la3\n)".to_string();
+    vec![la1, la2, la3, la4]
+}
+
+/// `line-arithmetic` (`audit/line_arithmetic.rs`) over [`listed`]: on a
+/// row that is no surcharge (that is `above-list-price`'s, on or off),
+/// quantity x unit price against the list amount (or the amount) with the
+/// tolerance of half a unit of the compared figure's last place (at most
+/// 10 places) plus the rounding of each factor, unless off by exactly the
+/// declared block either way.
+fn line_arithmetic(c: &Ctx) -> Branch {
+    let d = c.d;
     let msg = format!(
-        "CASE WHEN surcharge THEN concat('the amount ', a_text, ' is above the list amount ', l_text, ': ', description) ELSE concat(q_text, ' x ', p_text, ' = ', {}, ' but the ', CASE WHEN l_u IS NOT NULL THEN 'list amount' ELSE 'amount' END, ' is ', coalesce(l_text, a_text), ': ', description) END",
+        "concat(q_text, ' x ', p_text, ' = ', {}, ' but the ', CASE WHEN l_u IS NOT NULL THEN 'list amount' ELSE 'amount' END, ' is ', coalesce(l_text, a_text), ': ', description)",
         at_scale_text(d, "pr", "sc")
     );
-    let expected = format!(
-        "CASE WHEN surcharge THEN l_text ELSE {} END",
-        at_scale_text(d, "pr", "sc")
-    );
-    let actual = "CASE WHEN surcharge THEN a_text ELSE coalesce(l_text, a_text) END".to_string();
-    let diff = format!(
-        "CASE WHEN surcharge THEN {} ELSE {} END",
-        at_scale_text(d, "abs(a_i - l_i)", "s1"),
-        at_scale_text(d, "abs(pr - g_i)", "sc")
-    );
+    let expected = at_scale_text(d, "pr", "sc");
+    let diff = at_scale_text(d, "abs(pr - g_i)", "sc");
     Branch {
-        ctes: vec![la1, la2, la3, la4],
+        ctes: vec![],
         select: format!(
-            "{}\nFROM la4 WHERE surcharge OR ({product_off})",
+            "{}\nFROM la4 WHERE NOT surcharge AND product_off",
             c.row(
                 Check::LineArithmetic,
                 "line_no",
-                [&expected, &actual, &diff],
+                [&expected, "coalesce(l_text, a_text)", &diff],
                 &msg,
                 true
             )
+        ),
+    }
+}
+
+/// The bill's finding of `check` (line NULL, `contract_price::Excess`):
+/// a CTE `name` with, per bill (currency) with more than one row of
+/// `from`, their count `n` and the sum `over_i` of `over` (an integer at
+/// scale `scale`) at the bill's largest scale `ms`; and its SELECT.
+fn bill_excess(
+    c: &Ctx,
+    check: Check,
+    name: &str,
+    [from, over, scale]: [&str; 3],
+    above: &str,
+) -> (String, String) {
+    let d = c.d;
+    let cte = format!(
+        "{name} AS (\n  SELECT currency, count(*) AS n, sum(({over}) * {}) AS over_i, max(ms) AS ms\n  FROM (SELECT *, max({scale}) OVER (PARTITION BY currency) AS ms FROM {from}) AS x\n  GROUP BY currency\n  HAVING count(*) > 1\n)",
+        pow10(d, &format!("ms - {scale}"))
+    );
+    let sum = at_scale_text(d, "over_i", "ms");
+    let msg = format!(
+        "concat(CAST(n AS {}), ' lines billed above {above}, by ', {sum}, ' in all')",
+        c.s()
+    );
+    let select = format!(
+        "{}\nFROM {name}",
+        c.row(check, "NULL", ["", "", &sum], &msg, false)
+    );
+    (cte, select)
+}
+
+/// `above-contracted-price` (`audit/contract_price.rs` `excess`) over
+/// [`listed`], at a common scale `k`: a payable amount above zero above its
+/// `ContractedCost` (when above zero), else `ContractedUnitPrice` x
+/// quantity (both above zero; tolerance more by quantity x half a unit of
+/// the price's last place when it has decimals), by more than half a unit
+/// of the amount's last place plus that; not when the effective cost is at
+/// most the contract plus the tolerance (the discount given in the
+/// amortised view), nor when the line's product is off (`line-arithmetic`'s
+/// `product_off`, whether or not the line is above its list).
+fn above_contracted_price(c: &Ctx) -> Branch {
+    let d = c.d;
+    let p = |k: &str| pow10(d, k);
+    let ac1 = "ac1 AS (\n  SELECT *,\n    coalesce(c_u > 0, FALSE) AS by_cost,\n    greatest(a_s + 1, coalesce(c_s, 0), coalesce(u_s, 0) + coalesce(q_s, 0) + 1, coalesce(e_s, 0)) AS k\n  FROM la4\n  WHERE a_u > 0\n)".to_string();
+    let ac2 = format!(
+        "ac2 AS (\n  SELECT *,\n    a_u * {} AS a_k,\n    CASE WHEN by_cost THEN c_u * {} WHEN u_u > 0 AND q_u > 0 THEN u_u * q_u * {} ELSE NULL END AS con_k,\n    5 * {} + CASE WHEN by_cost OR u_s = 0 THEN 0 ELSE 5 * q_u * {} END AS tol,\n    CASE WHEN e_u IS NULL THEN NULL ELSE e_u * {} END AS e_k\n  FROM ac1\n)",
+        p("k - a_s"),
+        p("k - c_s"),
+        p("k - u_s - q_s"),
+        p("k - a_s - 1"),
+        p("k - u_s - q_s - 1"),
+        p("k - e_s"),
+    );
+    let ac3 = "ac3 AS (\n  SELECT * FROM ac2\n  WHERE con_k IS NOT NULL AND NOT coalesce(e_k <= con_k + tol, FALSE) AND a_k - con_k > tol AND NOT product_off\n)".to_string();
+    let (bill, bill_select) = bill_excess(
+        c,
+        Check::AboveContractedPrice,
+        "acp",
+        ["ac3", "a_k - con_k", "k"],
+        "their contracted cost",
+    );
+    let con = at_scale_text(d, "con_k", "k");
+    let over = at_scale_text(d, "a_k - con_k", "k");
+    let msg = format!(
+        "concat('billed ', a_text, ' where the contract says ', {con}, CASE WHEN by_cost THEN ' (ContractedCost): ' ELSE ' (ContractedUnitPrice x quantity): ' END, {over}, ' above: ', description)"
+    );
+    Branch {
+        ctes: vec![ac1, ac2, ac3, bill],
+        select: format!(
+            "{}\nFROM ac3\nUNION ALL\n{bill_select}",
+            c.row(
+                Check::AboveContractedPrice,
+                "line_no",
+                [&con, "a_text", &over],
+                &msg,
+                true
+            ),
+        ),
+    }
+}
+
+/// `above-list-price` (`audit/above_list_price.rs`) over [`listed`]: one
+/// finding per surcharged row, and one on the bill (line NULL) with the sum
+/// of the excess when more than one row is (`contract_price::Excess`).
+fn above_list_price(c: &Ctx) -> Branch {
+    let msg =
+        "concat('the amount ', a_text, ' is above the list amount ', l_text, ': ', description)";
+    let diff = at_scale_text(c.d, "abs(a_i - l_i)", "s1");
+    let (alp, bill_select) = bill_excess(
+        c,
+        Check::AboveListPrice,
+        "alp",
+        ["la4 WHERE surcharge", "abs(a_i - l_i)", "s1"],
+        "their list amount",
+    );
+    Branch {
+        ctes: vec![alp],
+        select: format!(
+            "{}\nFROM la4 WHERE surcharge\nUNION ALL\n{bill_select}",
+            c.row(
+                Check::AboveListPrice,
+                "line_no",
+                ["l_text", "a_text", &diff],
+                msg,
+                true
+            ),
         ),
     }
 }
@@ -464,6 +598,23 @@ mod tests {
         assert!(e.contains("rate-above-reference"), "{e}");
         o.severities.insert(Check::RateAboveReference, None);
         assert!(generate_findings(&o).is_ok());
+    }
+
+    #[test]
+    fn a_line_above_its_list_stays_out_of_line_arithmetic_with_its_check_off() {
+        // As audit/line_arithmetic.rs: the surcharge rows are never
+        // line-arithmetic's, whether above-list-price is on or off.
+        let mut o = opts();
+        o.severities.insert(Check::AboveListPrice, None);
+        o.severities.insert(Check::AboveContractedPrice, None);
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("'above-list-price' AS code"), "{sql}");
+        assert!(sql.contains("FROM la4 WHERE NOT surcharge AND product_off"));
+        // With every check that reads them off, the shared CTEs go too.
+        o.severities.insert(Check::LineArithmetic, None);
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("la4 AS ("), "{sql}");
+        assert!(sql.contains("-- not in this query: unused-commitment"));
     }
 
     #[test]

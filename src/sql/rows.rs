@@ -8,6 +8,7 @@ use super::columns::{Cols, is_placeholder_sql, trimmed};
 use super::{Dialect, SqlError, SqlOptions};
 use crate::normalise::profile::{ROW_ID_HEADERS, Role};
 use crate::normalise::profiles::Spec;
+use crate::normalise::terms::Term;
 
 /// Per profile: the line-item id and SKU columns of the findings' row key
 /// (the resource and period are the profile's `ResourceId` and `Start`).
@@ -97,6 +98,26 @@ pub(super) fn line_columns(
     out.push((text_of(Role::Quantity), "q_text".into()));
     out.push((text_of(Role::UnitPrice), "p_text".into()));
     out.push((text_of(Role::ListAmount), "l_text".into()));
+    // The contract terms `above-contracted-price` reads (`Spec::terms`):
+    // the first filled column of a term's aliases, as `normalise::terms`.
+    let term_of = |t: Term| {
+        let cells: Vec<String> = spec
+            .terms
+            .iter()
+            .filter(|(x, _)| *x == t)
+            .flat_map(|(_, a)| a.iter())
+            .filter_map(|a| cols.first(&[a]))
+            .map(|c| cell(d, &c))
+            .collect();
+        match cells.len() {
+            0 => null_text(d),
+            1 => cells[0].clone(),
+            _ => format!("coalesce({})", cells.join(", ")),
+        }
+    };
+    out.push((term_of(Term::Effective), "e_text".into()));
+    out.push((term_of(Term::Contracted), "c_text".into()));
+    out.push((term_of(Term::ContractedUnitPrice), "u_text".into()));
     out.push((text_of(Role::Unit), "unit".into()));
     out.push((text_of(Role::PriceUnit), "price_unit".into()));
     out.push((text_of(Role::ResourceId), "resource".into()));

@@ -601,27 +601,50 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         return;
     }
     let files = real_files();
+    // The commitment fixtures (issue 31): FOCUS, CUR and Azure bills with
+    // unused reservations and a line above its contract.
+    let commitments = [
+        "focus-1.2-unused-reservation.csv:focus",
+        "focus-1.2-commitment-clean.csv:focus",
+        "aws-cur-unused-reservation.csv:aws-cur",
+        "aws-cur-commitment-clean.csv:aws-cur",
+        "azure-amortized-unused-reservation.csv:azure",
+        "azure-amortized-commitment-clean.csv:azure",
+    ]
+    .map(|f| format!("fixtures/commitments/{f}"));
     let out = Command::new("python3")
         .arg(root().join("tests/sql/findings_check.py"))
         .args(["--engine", "duckdb", "--generated", "4"])
         .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
         .args(&files)
+        .args(&commitments)
         .current_dir(root())
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "findings differ:\n{text}");
     let ok = text.lines().filter(|l| l.starts_with("ok ")).count();
-    assert_eq!(ok, files.len() + 4, "{text}");
+    assert_eq!(ok, files.len() + commitments.len() + 4, "{text}");
+    // The issue's case: on-demand hours billed 300.00 where the contract
+    // says 270.00 (30.00 above), one finding.
+    let focus = text
+        .lines()
+        .find(|l| l.contains("focus-1.2-unused-reservation.csv"))
+        .unwrap();
+    assert!(focus.contains("'above-contracted-price': 1"), "{focus}");
     if !files.is_empty() {
-        // The FinOps FOCUS sample: the native audit's 33 line-arithmetic
-        // and 47 idle-storage findings, which the totals query lacks.
+        // The FinOps FOCUS sample: the native audit's 31 line-arithmetic
+        // and 47 idle-storage findings, which the totals query lacks, and
+        // above-list-price at lines 949 and 950 (BilledCost 0.192 and 0.08
+        // against ListCost 0: 0.192 and 0.08 above, checked with Python
+        // decimal) plus the bill's sum (2 lines, 0.272 in all): 3.
         let sample = text
             .lines()
             .find(|l| l.contains("focus/focus_sample.csv"))
             .unwrap();
         assert!(sample.contains("'idle-storage': 47"), "{sample}");
-        assert!(sample.contains("'line-arithmetic': 33"), "{sample}");
+        assert!(sample.contains("'line-arithmetic': 31"), "{sample}");
+        assert!(sample.contains("'above-list-price': 3"), "{sample}");
     }
     // The generated bills plant every per-line check the query carries.
     for code in [
@@ -629,6 +652,8 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         "idle-storage",
         "line-arithmetic",
         "ingress-charged",
+        "above-list-price",
+        "above-contracted-price",
     ] {
         assert!(
             text.lines()

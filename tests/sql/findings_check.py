@@ -7,7 +7,7 @@ carries.
     python3 tests/sql/findings_check.py --engine duckdb|spark [--billaudit BIN] \
         [--generated N] FILE:PROFILE...
 
-For `line-arithmetic` the query's `difference` must also equal the figure
+For `line-arithmetic` and `above-list-price` the query's `difference` must also equal the figure
 the audit's message states (`off by X`, or `by X` above the list amount).
 `--generated N` adds N seeded FOCUS bills (tests/sql/gen_findings.py's
 generator: duplicates, idle storage, monthly storage, block prices,
@@ -36,7 +36,11 @@ from gen_findings import write_focus  # noqa: E402
 # the share checks.
 CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
-         "replica-redundancy", "scheduling-fee-share"}
+         "replica-redundancy", "scheduling-fee-share", "above-list-price",
+         "above-contracted-price"}
+# The codes whose per-line `difference` is compared with the figure the
+# audit's message states.
+DIFF_CODES = {"line-arithmetic", "above-list-price"}
 LINE_COL = "__line"
 # The native line-arithmetic differences of the file last audited, by line.
 NATIVE_DIFFS = {}
@@ -56,8 +60,8 @@ def native(bin_, path, profile):
                 found[(f["code"], f["line"])] += 1
             # line-arithmetic states the difference: `(off by X)` or `(by X)`.
             m = re.search(r"\((?:off )?by (-?[0-9.]+)\)", f["message"])
-            if f["code"] == "line-arithmetic" and m:
-                diffs[f["line"]] = Decimal(m.group(1))
+            if f["code"] in DIFF_CODES and f["line"] is not None and m:
+                diffs[(f["code"], f["line"])] = Decimal(m.group(1))
     NATIVE_DIFFS.clear()
     NATIVE_DIFFS.update(diffs)
     # The audit lists at most 100 findings of a code per bill: a bill that
@@ -88,7 +92,8 @@ class DuckDb:
         table = f"read_csv('{p}', all_varchar = true, header = true, null_padding = true)"
         rows = self.con.execute(query(bin_, "duckdb", profile, table, [])).fetchall()
         QUERY_DIFFS.clear()
-        QUERY_DIFFS.update({r[2]: Decimal(r[10]) for r in rows if r[0] == "line-arithmetic"})
+        QUERY_DIFFS.update({(r[0], r[2]): Decimal(r[10]) for r in rows
+                            if r[0] in DIFF_CODES and r[2] is not None})
         return Counter((r[0], r[2]) for r in rows)
 
 
@@ -123,8 +128,8 @@ class Spark:
         os.unlink(h.name)
         rows = self.spark.sql(sql).collect()
         QUERY_DIFFS.clear()
-        QUERY_DIFFS.update({r["line"]: Decimal(r["difference"]) for r in rows
-                            if r["code"] == "line-arithmetic"})
+        QUERY_DIFFS.update({(r["code"], r["line"]): Decimal(r["difference"]) for r in rows
+                            if r["code"] in DIFF_CODES and r["line"] is not None})
         return Counter((r["code"], r["line"]) for r in rows)
 
 
@@ -155,7 +160,7 @@ def main():
         per_code = Counter(c for c, _ in want)
         if got == want and QUERY_DIFFS != NATIVE_DIFFS:
             bad += 1
-            print(f"DIFFERS  {engine.name} {profile:8} {path}: line-arithmetic differences")
+            print(f"DIFFERS  {engine.name} {profile:8} {path}: per-line differences")
             for line in sorted(set(QUERY_DIFFS) | set(NATIVE_DIFFS), key=str):
                 if QUERY_DIFFS.get(line) != NATIVE_DIFFS.get(line):
                     print(f"  line {line}: native {NATIVE_DIFFS.get(line)} query {QUERY_DIFFS.get(line)}")
@@ -164,8 +169,8 @@ def main():
         else:
             bad += 1
             print(f"DIFFERS  {engine.name} {profile:8} {path}")
-            print(f"  native only: {sorted(want - got)[:20]}")
-            print(f"  query only:  {sorted(got - want)[:20]}")
+            print(f"  native only: {sorted(want - got, key=str)[:20]}")
+            print(f"  query only:  {sorted(got - want, key=str)[:20]}")
     sys.exit(1 if bad else 0)
 
 

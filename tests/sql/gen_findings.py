@@ -4,7 +4,9 @@ storage on days without compute (per resource and in the bill), monthly
 single-date storage rows, exact repeats of earlier rows, block prices
 (`1K Requests`, `per 1M requests`) that are right and wrong, quantity x
 price overcharges, amounts above the list cost, inbound and outbound
-traffic, rows no rule classifies. Amounts carry 2 to 10 decimals. The
+traffic, rows no rule classifies, lines billed above their contract
+(`ContractedCost`, or `ContractedUnitPrice` x quantity, within and past
+rounding, the discount given in `EffectiveCost`). Amounts carry 2 to 10 decimals. The
 column set is FOCUS 1.0's (docs/formats.md, the FinOps FOCUS spec)."""
 import csv
 import random
@@ -13,7 +15,7 @@ from decimal import Decimal
 COLUMNS = ["BillingAccountId", "BillingCurrency", "BillingPeriodStart", "ChargeCategory",
            "ChargeDescription", "ChargePeriodStart", "ChargePeriodEnd", "BilledCost", "ListCost",
            "ListUnitPrice", "PricingQuantity", "PricingUnit", "ResourceId", "ServiceName",
-           "ServiceCategory", "SkuId"]
+           "ServiceCategory", "SkuId", "ContractedCost", "ContractedUnitPrice", "EffectiveCost"]
 
 
 def day(d, h=0):
@@ -24,7 +26,8 @@ def write_focus(path, seed):
     r = random.Random(seed)
     rows = []
 
-    def add(desc, cat, svc, start, end, qty, unit, price, res, list_cost=None, billed=None, charge="Usage"):
+    def add(desc, cat, svc, start, end, qty, unit, price, res, list_cost=None, billed=None, charge="Usage",
+            contracted=None, contracted_price="", effective=None):
         q = Decimal(qty)
         p = Decimal(price)
         lc = list_cost if list_cost is not None else (q * p).quantize(Decimal("1E-10"))
@@ -34,7 +37,10 @@ def write_focus(path, seed):
                      "ChargeDescription": desc, "ChargePeriodStart": start, "ChargePeriodEnd": end,
                      "BilledCost": str(bc), "ListCost": str(lc), "ListUnitPrice": str(p),
                      "PricingQuantity": str(q), "PricingUnit": unit, "ResourceId": res,
-                     "ServiceName": svc, "ServiceCategory": cat, "SkuId": f"sku-{r.randint(1, 9)}"})
+                     "ServiceName": svc, "ServiceCategory": cat, "SkuId": f"sku-{r.randint(1, 9)}",
+                     "ContractedCost": str(lc if contracted is None else contracted),
+                     "ContractedUnitPrice": contracted_price,
+                     "EffectiveCost": str(bc if effective is None else effective)})
 
     vms = [f"i-{seed}{k:03d}" for k in range(r.randint(2, 4))]
     compute_days = sorted(r.sample(range(1, 29), r.randint(5, 15)))
@@ -74,6 +80,17 @@ def write_focus(path, seed):
         add("Managed database instance hours", "Databases", "Amazon Relational Database Service",
             day(compute_days[-1]), day(compute_days[-1] + 1), "24", "Hours", "0.2", f"db-{k}",
             list_cost=Decimal("4.80"), billed=Decimal(r.choice(["4.81", "4.800001", "5.5"])))
+    # Above the contract: 24 h x 0.2 = 4.80 listed, the contract 4.32
+    # (ContractedCost) or 0.18/h (ContractedUnitPrice, ContractedCost
+    # empty), billed 4.80, 4.3250 (within 0.005 of 4.32 + 0.00005) or
+    # 4.33; some with the discount given in EffectiveCost (4.32).
+    for k in range(r.randint(1, 4)):
+        by_price = r.random() < 0.5
+        add("GPU on-demand instance hours", "Compute", "Amazon Elastic Compute Cloud",
+            day(compute_days[0]), day(compute_days[0] + 1), "24", "Hours", "0.2", vms[0],
+            list_cost=Decimal("4.80"), billed=Decimal(r.choice(["4.80", "4.3250", "4.33", "4.32"])),
+            contracted="" if by_price else "4.32", contracted_price="0.18" if by_price else "",
+            effective=Decimal("4.32") if r.random() < 0.3 else None)
     # Traffic both ways.
     for k in range(r.randint(1, 4)):
         add(r.choice(["Data Transfer In from internet", "Data Transfer Out to internet",
