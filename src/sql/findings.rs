@@ -3,9 +3,9 @@
 //! checks in `src/audit/`.
 //!
 //! The query is the totals query's `lines` and `items` (the same columns,
-//! classification and amounts; [`super::query::prelude`]), a `nums` CTE
+//! classification and amounts; `super::query::prelude`), a `nums` CTE
 //! with each row's figures read exactly, and one `UNION ALL` branch per
-//! check of [`BRANCHES`]: a check more is a row more there. Every branch
+//! check of `BRANCHES`: a check more is a row more there. Every branch
 //! selects the same columns ([`COLUMNS`]). A check that billaudit.toml
 //! turns off has no branch; one the query cannot decide as the audit
 //! does is refused with an error, never written differently.

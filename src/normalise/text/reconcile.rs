@@ -14,7 +14,7 @@
 use super::*;
 use crate::vocab::invoice::MAX_MULTIPLE;
 
-/// What [`reconcile`] set aside, for the report.
+/// What `reconcile` set aside, for the report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetAside {
     /// The items as first read: `multiple` x `stated`.
