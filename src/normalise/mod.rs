@@ -281,8 +281,24 @@ impl RowNormaliser<'_> {
         rec: &::csv::ByteRecord,
     ) -> Result<Option<String>, Box<Finding>> {
         Ok(match self.field_str(line, rec, Role::Currency)? {
-            Some(c) => Some(currency_of(c)),
+            Some(c) => Some(self.currency_of(line, c)?),
             None => self.map.header_currency.clone(),
+        })
+    }
+
+    /// A currency cell's value as a code: `USD`, `¥` -> `CNY`, `usd` ->
+    /// `USD`. A cell that names no currency (`5x`, a shifted amount) is an
+    /// unparsable value, not a currency of its own to pool the row under.
+    fn currency_of(&self, line: u64, c: &str) -> Result<String, Box<Finding>> {
+        header::currency_value(c).ok_or_else(|| {
+            let col = self.map.get(Role::Currency).unwrap_or(usize::MAX);
+            self.finding(
+                line,
+                col,
+                format!(
+                    "`{c}` is not a currency (an ISO 4217 code such as USD, a sign such as ¥ or €, or a name such as RMB)"
+                ),
+            )
         })
     }
 
@@ -474,7 +490,7 @@ impl RowNormaliser<'_> {
         match self.field_str(line, rec, Role::Currency)? {
             // Its own value: kept in the item's text, without a new one.
             Some(c) if header::is_iso_code(c) => put(&mut item.currency, Some(c)),
-            Some(c) => item.currency = Some(currency_of(c)),
+            Some(c) => item.currency = Some(self.currency_of(line, c)?),
             None => put(&mut item.currency, self.map.header_currency.as_deref()),
         }
         if let Some(p) = self.field_str(line, rec, Role::Period)? {
@@ -599,11 +615,6 @@ fn is_date_currency_or_number(s: &str) -> bool {
         || header::is_iso_code(s)
         || header::currency_code(s).is_some()
         || matches!(parse_number(s, DecimalMark::Dot), Ok(Cell::Value(_)))
-}
-
-/// A currency cell's value as a code: `USD`, `¥` -> `CNY`, else uppercased.
-fn currency_of(c: &str) -> String {
-    header::currency_value(c).unwrap_or_else(|| c.to_uppercase())
 }
 
 /// Sets a text field to `value`, reusing the text it holds.

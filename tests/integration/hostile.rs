@@ -668,3 +668,34 @@ fn invalid_utf8_in_a_text_invoice_reports_its_line() {
             .contains("invalid UTF-8 at byte 8")
     );
 }
+
+#[test]
+fn a_currency_cell_that_names_no_currency_is_unparsable_not_a_new_currency() {
+    // A shifted row puts `5x` in the currency column. It used to become a
+    // currency "5X" of its own, a second bill of one line; now the row is an
+    // unparsable value, counted and kept out of the totals, and the bill is
+    // the other two lines: 10.00 + 2.50 = 12.50 USD.
+    let d = tempfile::tempdir().unwrap();
+    let o = audit(
+        &write(
+            d.path(),
+            "shifted-currency.csv",
+            b"Description,Amount,Currency\nGPU instance hours,10.00,USD\nEgress,12,5x,USD\nDisk,2.50,usd\n",
+        ),
+        &["--format", "json"],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let bills = v["bills"].as_array().unwrap();
+    assert_eq!(bills.len(), 1, "{}", o.stdout);
+    let bill = &bills[0];
+    assert_eq!(bill["currency"], "USD");
+    assert_eq!(bill["total"], "12.50");
+    assert_eq!(bill["line_items"], 2);
+    assert_eq!(bill["skipped_rows"], 1);
+    let f = finding(bill, "unparsable-value");
+    assert_eq!(f["line"], 3);
+    let m = f["message"].as_str().unwrap();
+    assert!(m.contains("`5x` is not a currency"), "{m}");
+    assert!(m.contains("column `Currency`"), "{m}");
+}
