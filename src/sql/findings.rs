@@ -16,6 +16,9 @@ use crate::audit::Check;
 use crate::audit::ingress_charged::{INBOUND, OUTBOUND};
 use crate::model::{Category, Severity};
 
+#[path = "findings_commitment.rs"]
+pub(super) mod commitment;
+
 /// The columns of the result, in order.
 pub const COLUMNS: &[&str] = &[
     "code",
@@ -38,7 +41,7 @@ struct Branch {
     select: String,
 }
 
-type Build = fn(&Ctx) -> Branch;
+type Build = fn(&Ctx<'_>) -> Branch;
 
 /// The per-line checks the query carries, in the order of their branches.
 /// The share checks come from the totals (`shares`).
@@ -50,6 +53,7 @@ const BRANCHES: &[(Check, Build)] = &[
     (Check::IdleStorage, idle_storage),
     (Check::IngressCharged, ingress_charged),
     (Check::UnclassifiedItems, unclassified_items),
+    (Check::UnusedCommitment, commitment::unused_commitment),
 ];
 
 /// Per-line checks of the native audit the query does not carry yet, and
@@ -64,22 +68,20 @@ pub const NOT_IN_SQL: &[(Check, &str)] = &[
         "not written in SQL yet (hour units and elapsed time)",
     ),
     (
-        Check::UnusedCommitment,
-        "not written in SQL yet (per commitment id, FOCUS status, CUR and Azure columns)",
-    ),
-    (
         Check::PlanCostlierThanOnDemand,
         "not written in SQL yet (needs the price book)",
     ),
 ];
 
-struct Ctx {
+struct Ctx<'o> {
     d: Dialect,
     severity: Severity,
     day_first: bool,
+    /// The query's options: thresholds and the price book.
+    opts: &'o SqlOptions,
 }
 
-impl Ctx {
+impl Ctx<'_> {
     fn s(&self) -> String {
         self.d.string_type().to_string()
     }
@@ -181,6 +183,7 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
             d,
             severity: sev,
             day_first: opts.day_first,
+            opts,
         });
         for c in b.ctes {
             s.push_str(&c);
@@ -200,6 +203,7 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
             d,
             severity: sev,
             day_first: false,
+            opts,
         };
         let msg = d.lit(&format!("{} is above its threshold", check.code()));
         selects.push(format!(
@@ -614,7 +618,7 @@ mod tests {
         o.severities.insert(Check::LineArithmetic, None);
         let sql = generate_findings(&o).unwrap().sql;
         assert!(!sql.contains("la4 AS ("), "{sql}");
-        assert!(sql.contains("-- not in this query: unused-commitment"));
+        assert!(sql.contains("-- not in this query: plan-costlier-than-on-demand"));
     }
 
     #[test]

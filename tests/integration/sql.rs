@@ -632,6 +632,17 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         .find(|l| l.contains("focus-1.2-unused-reservation.csv"))
         .unwrap();
     assert!(focus.contains("'above-contracted-price': 1"), "{focus}");
+    // unused-commitment in the query (issue 28/31), with the audit's
+    // severity and message (findings_check.py MSG_CODES): 230.00 of
+    // 500.00 + 230.00 = 730.00 unused, 31.51% > 25%: one error on line 3.
+    assert!(focus.contains("'unused-commitment': 1"), "{focus}");
+    // AWS: RI 168.00 / 504.00 = 33.33%, SP 12.00 / 100.00 = 12.00%, and
+    // the bill's 180.00 / 604.00: three findings.
+    let aws = text
+        .lines()
+        .find(|l| l.contains("aws-cur-unused-reservation.csv"))
+        .unwrap();
+    assert!(aws.contains("'unused-commitment': 3"), "{aws}");
     if !files.is_empty() {
         // The FinOps FOCUS sample: the native audit's 31 line-arithmetic
         // and 47 idle-storage findings, which the totals query lacks, and
@@ -645,6 +656,13 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         assert!(sample.contains("'idle-storage': 47"), "{sample}");
         assert!(sample.contains("'line-arithmetic': 31"), "{sample}");
         assert!(sample.contains("'above-list-price': 3"), "{sample}");
+        // The FOCUS spec's usage scenario 3: Used 0.75 and Unused 0.25 of
+        // one commitment: 0.25 / 1.00 = 25%, above 10%, not above 25%.
+        let spec = text
+            .lines()
+            .find(|l| l.contains("commitment_discount_usage_scenario_3"))
+            .unwrap();
+        assert!(spec.contains("'unused-commitment': 1"), "{spec}");
     }
     // The generated bills plant every per-line check the query carries.
     for code in [
