@@ -682,6 +682,75 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
     }
 }
 
+/// `sql --findings` with a price book (`[[price]]`): the entries become the
+/// query's literal `prices` list and `rate-above-reference` finds, in
+/// DuckDB, the lines the audit finds, with the same excess per unit. The
+/// bill and its book are tests/sql/fixtures/focus-price-book.{csv,toml},
+/// with the hand arithmetic of every line in the toml: lines 2, 4, 6, 8,
+/// 10 and 11 are above their entry (0.50, 0.003333, 0.000002, 5.00, 0.20
+/// and 0.25 over per unit).
+#[test]
+fn duckdb_findings_with_a_price_book_equal_audit() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/findings_check.py"))
+        .args(["--engine", "duckdb"])
+        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
+        .args(["--config", "tests/sql/fixtures/focus-price-book.toml"])
+        .arg("tests/sql/fixtures/focus-price-book.csv:focus")
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "findings differ:\n{text}");
+    assert!(text.contains("'rate-above-reference': 6"), "{text}");
+    // The query's own rows, against the hand figures of the toml.
+    let f = root().join("tests/sql/fixtures/focus-price-book.csv");
+    let table = format!(
+        "read_csv('{}', all_varchar = true, header = true, null_padding = true)",
+        f.display()
+    );
+    let book = root().join("tests/sql/fixtures/focus-price-book.toml");
+    let q = run(&[
+        "sql",
+        "--findings",
+        "--dialect",
+        "duckdb",
+        "--profile",
+        "focus",
+        "--config",
+        book.to_str().unwrap(),
+        "--table",
+        &table,
+    ]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    let py = "import duckdb, sys\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(sys.stdin.read()).fetchall():\n    if r[0] == 'rate-above-reference': print(r[2], r[8], r[9], r[10])\n";
+    let mut child = Command::new("python3")
+        .args(["-c", py])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(&q.stdout).unwrap();
+    let rows = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    // line, the book's max, the unit price, the excess per unit.
+    assert_eq!(
+        rows.lines().collect::<Vec<_>>(),
+        [
+            "2 2.00 2.50 0.50",
+            "4 2.00 2.003333 0.003333",
+            "6 2.00 2.000002 0.000002",
+            "8 40.00 45.00 5.00",
+            "10 2.00 2.20 0.20",
+            "11 7.00 7.25 0.25",
+        ],
+        "{rows}"
+    );
+}
+
 /// The findings query of every dialect parses in sqlglot, and `--output`
 /// writes both queries.
 #[test]
@@ -709,6 +778,12 @@ fn findings_queries_parse_in_every_dialect_and_output_writes_both() {
             if dialect != "duckdb" {
                 args.extend(["--header-from", header.to_str().unwrap()]);
             }
+            // The FOCUS queries carry a price book: its literal list and
+            // the rate-above-reference branch parse too.
+            let book = root().join("tests/sql/fixtures/focus-price-book.toml");
+            if profile == "focus" {
+                args.extend(["--config", book.to_str().unwrap()]);
+            }
             let out = run(&args);
             assert!(
                 out.status.success(),
@@ -719,6 +794,11 @@ fn findings_queries_parse_in_every_dialect_and_output_writes_both() {
             let f = out_dir.join("findings.sql");
             let sql = std::fs::read_to_string(&f).unwrap();
             assert!(sql.contains("'duplicate-line' AS code"), "{sql}");
+            assert_eq!(
+                sql.contains("'rate-above-reference' AS code"),
+                profile == "focus",
+                "{sql}"
+            );
             files.push(f);
         }
         let out = Command::new("python3")

@@ -7,8 +7,9 @@ carries.
     python3 tests/sql/findings_check.py --engine duckdb|spark [--billaudit BIN] \
         [--generated N] [--config billaudit.toml] FILE:PROFILE...
 
-For `line-arithmetic` and `above-list-price` the query's `difference` must also equal the figure
-the audit's message states (`off by X`, or `by X` above the list amount);
+For `line-arithmetic`, `above-list-price` and `rate-above-reference` the
+query's `difference` must also equal the figure the audit's message states
+(`off by X`, `by X` above the list amount, `X over per unit`);
 for `unused-commitment` the severity and the message (unused amount, cost,
 share, level) must be the audit's. `--config` gives both commands the same
 billaudit.toml (thresholds, severities, the price book).
@@ -40,10 +41,10 @@ from gen_findings import write_focus  # noqa: E402
 CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
          "replica-redundancy", "scheduling-fee-share", "above-list-price",
-         "above-contracted-price", "unused-commitment"}
+         "above-contracted-price", "unused-commitment", "rate-above-reference"}
 # The codes whose per-line `difference` is compared with the figure the
 # audit's message states.
-DIFF_CODES = {"line-arithmetic", "above-list-price"}
+DIFF_CODES = {"line-arithmetic", "above-list-price", "rate-above-reference"}
 # The codes whose findings must also have the same severity and message
 # (their figures are in the message: unused amount, cost, share, level).
 MSG_CODES = {"unused-commitment"}
@@ -76,6 +77,9 @@ def native(bin_, path, profile):
                 msgs[(f["code"], f["line"], f["severity"], f["message"])] += 1
             # line-arithmetic states the difference: `(off by X)` or `(by X)`.
             m = re.search(r"\((?:off )?by (-?[0-9.]+)\)", f["message"])
+            # rate-above-reference: `X CUR over per unit`.
+            if f["code"] == "rate-above-reference":
+                m = re.search(r": (-?[0-9.]+)(?: \S+)? over per unit", f["message"])
             if f["code"] in DIFF_CODES and f["line"] is not None and m:
                 diffs[(f["code"], f["line"])] = Decimal(m.group(1))
     NATIVE_DIFFS.clear()
