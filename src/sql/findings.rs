@@ -72,7 +72,7 @@ pub const NOT_IN_SQL: &[(Check, &str)] = &[
     ),
     (
         Check::PlanCostlierThanOnDemand,
-        "not written in SQL yet (needs the price book)",
+        "not written in SQL yet (GPU model tokens and hour units per dialect)",
     ),
 ];
 
