@@ -672,6 +672,7 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         "ingress-charged",
         "above-list-price",
         "above-contracted-price",
+        "unused-commitment",
     ] {
         assert!(
             text.lines()
