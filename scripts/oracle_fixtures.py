@@ -201,8 +201,9 @@ SPECS = {
     "fixtures/commitments/aws-cur-commitment-clean.csv": CUR_COMMIT,
     "fixtures/commitments/azure-amortized-unused-reservation.csv": AZURE_COMMIT,
     "fixtures/commitments/azure-amortized-commitment-clean.csv": AZURE_COMMIT,
-    # No price book in a fixture run: `plan-costlier-than-on-demand` is
-    # judged in tests/integration/commitments.rs with examples/price-book.toml.
+    # No billaudit.toml in a fixture run: `plan-costlier-than-on-demand`
+    # compares with the built-in book's on-demand median (FINDINGS below);
+    # tests/integration/commitments.rs judges examples/price-book.toml too.
     "fixtures/commitments/gpu-monthly-plan-cny.csv": CN_PLATFORM,
     "fixtures/commitments/gpu-monthly-plan-busy-cny.csv": CN_PLATFORM,
     "fixtures/cloud/alibaba-legacy-2024-11.csv": csv_spec("应付金额", ["产品", "计费项"], types=ALI_TYPE),
@@ -319,6 +320,11 @@ FINDINGS = {
         "unclassified-items:2": "line 2: RIFee `USD 0.50 hourly fee per Linux/UNIX (Amazon VPC) g5.xlarge` "
                                 "names nothing a category rule knows (the RI is fully used: unused 0.00; "
                                 "the savings plan 100.00 - 96.00 = 4.00 = 4.00%, within 10%)",
+    },
+    "fixtures/commitments/gpu-monthly-plan-cny.csv": {
+        "plan-costlier-than-on-demand:2": "RTX 4090 包月 1260.00 CNY (line 2) for 200 小时 used (line 3); "
+                                          "built-in on-demand RTX 4090 CNY offers 1.70, 2.00, 9: median 2.00/hour; "
+                                          "200 x 2.00 = 400.00; 1260.00 - 400.00 = 860.00 more: warning",
     },
     "fixtures/commitments/azure-amortized-unused-reservation.csv": {
         "unused-commitment:2": "reservation 5c2d: Usage 1500.00 (line 2) + UnusedReservation 690.00 (line 3) = "

@@ -106,6 +106,13 @@ pub struct Policy {
     pub max_findings_per_code: usize,
     /// Expected unit prices (`[[price]]`), for `rate-above-reference`.
     pub price_book: rate_above_reference::PriceBook,
+    /// On-demand prices per GPU model and currency (pattern: the folded
+    /// model name), which `plan-costlier-than-on-demand` reads when
+    /// `price_book` is empty: the built-in book's, set by
+    /// `pipeline::configured` (docs/decisions.md, "The built-in on-demand
+    /// prices for plan-costlier-than-on-demand"). Never read by
+    /// `rate-above-reference`.
+    pub on_demand: rate_above_reference::PriceBook,
     /// Known findings that no longer fail the run (`[[accept]]`).
     pub accepted: Vec<accepted::Accepted>,
 }
@@ -118,6 +125,7 @@ impl Default for Policy {
             fail_on: Severity::Error,
             max_findings_per_code: 100,
             price_book: rate_above_reference::PriceBook::default(),
+            on_demand: rate_above_reference::PriceBook::default(),
             accepted: Vec::new(),
         }
     }

@@ -120,7 +120,14 @@ impl Plans {
             if m.usage_lines == 0 || m.plan <= Decimal::ZERO {
                 continue;
             }
-            let Some(entry) = on_demand(book, desc, currency) else {
+            // A declared price book is the one source; without one, the
+            // built-in on-demand price of the model in the bill's currency.
+            let entry = if book.entries.is_empty() {
+                builtin(&sink.policy().on_demand, model, currency)
+            } else {
+                on_demand(book, desc, currency)
+            };
+            let Some(entry) = entry else {
                 continue;
             };
             let Some(paid) = m.plan.checked_add(m.usage_paid) else {
@@ -190,6 +197,23 @@ fn on_demand<'b>(
             _ => true,
         };
         per_hour && same_currency && text.contains(e.pattern.as_str())
+    })
+}
+
+/// The built-in on-demand entry of `model` (its folded name) in the
+/// bill's currency, which must be known: the built-in book mixes currencies.
+fn builtin<'b>(
+    book: &'b super::rate_above_reference::PriceBook,
+    model: &str,
+    currency: Option<&str>,
+) -> Option<&'b PriceEntry> {
+    let model = fold(model);
+    let currency = currency?;
+    book.entries.iter().find(|e| {
+        e.pattern == model
+            && e.currency
+                .as_deref()
+                .is_some_and(|c| c.eq_ignore_ascii_case(currency))
     })
 }
 

@@ -4,7 +4,14 @@
 //! The pipeline asks the config for its settings; the config does not
 //! reach into the pipeline.
 
+use std::collections::BTreeMap;
 use std::fmt;
+
+use rust_decimal::Decimal;
+
+use crate::audit::rate_above_reference::{PriceBook, PriceEntry};
+use crate::classify::fold;
+use crate::reprice::Plan;
 
 use crate::config::Config;
 use crate::normalise::profiles;
@@ -76,6 +83,7 @@ impl Options {
                 opts.profiles = all;
             }
         }
+        opts.policy.on_demand = builtin_on_demand();
         if let Some(c) = cfg {
             opts.user_rules = c.rules.clone();
             c.apply_policy(&mut opts.policy);
@@ -91,6 +99,43 @@ impl Options {
         }
         Ok(opts)
     }
+}
+
+/// The built-in price book's on-demand prices (`src/reprice/prices.toml`,
+/// hourly plans) as one entry per GPU model and currency, for
+/// `plan-costlier-than-on-demand` when billaudit.toml has no `[[price]]`:
+/// the median of the platforms' offers (of an even number, the higher of
+/// the middle two), so neither the cheapest marketplace nor the dearest
+/// beginner platform decides alone.
+pub fn builtin_on_demand() -> PriceBook {
+    let book = crate::reprice::PriceBook::builtin();
+    let mut offers: BTreeMap<(String, String), Vec<(Decimal, &str)>> = BTreeMap::new();
+    for p in &book.platforms {
+        for price in p.prices.iter().filter(|x| x.plan == Plan::Hourly) {
+            offers
+                .entry((price.gpu.clone(), p.currency.to_uppercase()))
+                .or_default()
+                .push((price.price, p.name.as_str()));
+        }
+    }
+    let entries = offers
+        .into_iter()
+        .filter_map(|((gpu, currency), mut v)| {
+            v.sort();
+            let (max, name) = *v.get(v.len() / 2)?;
+            Some(PriceEntry {
+                pattern: fold(&gpu),
+                unit: Some("hour".into()),
+                currency: Some(currency),
+                max,
+                source: Some(format!(
+                    "built-in price book, the median of {} on-demand offers: {name}",
+                    v.len()
+                )),
+            })
+        })
+        .collect();
+    PriceBook { entries }
 }
 
 #[cfg(test)]
@@ -126,6 +171,33 @@ mod tests {
             o.policy.thresholds.hidden_share,
             rust_decimal::Decimal::new(3, 2)
         );
+    }
+
+    #[test]
+    fn the_built_in_on_demand_price_is_the_median_offer_per_model_and_currency() {
+        let book = builtin_on_demand();
+        // prices.toml: RTX 4090 hourly in CNY at 1.70, 2.00 and 9: the
+        // middle one, 2.00.
+        let e = book
+            .entries
+            .iter()
+            .find(|e| e.pattern == "rtx 4090" && e.currency.as_deref() == Some("CNY"))
+            .unwrap();
+        assert_eq!(e.max, rust_decimal::Decimal::new(200, 2));
+        assert_eq!(e.unit.as_deref(), Some("hour"));
+        // One entry per (model, currency), and set with or without a config,
+        // never in the price book `rate-above-reference` reads.
+        let mut keys: Vec<_> = book
+            .entries
+            .iter()
+            .map(|e| (&e.pattern, &e.currency))
+            .collect();
+        let n = keys.len();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
+        let o = Options::configured(None, None).unwrap();
+        assert!(o.policy.price_book.entries.is_empty());
+        assert_eq!(o.policy.on_demand.entries.len(), n);
     }
 
     #[test]

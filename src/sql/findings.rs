@@ -16,6 +16,11 @@ use crate::audit::Check;
 use crate::audit::ingress_charged::{INBOUND, OUTBOUND};
 use crate::model::{Category, Severity};
 
+#[path = "findings_commitment.rs"]
+pub(super) mod commitment;
+#[path = "findings_price.rs"]
+mod price;
+
 /// The columns of the result, in order.
 pub const COLUMNS: &[&str] = &[
     "code",
@@ -38,7 +43,7 @@ struct Branch {
     select: String,
 }
 
-type Build = fn(&Ctx) -> Branch;
+type Build = fn(&Ctx<'_>) -> Branch;
 
 /// The per-line checks the query carries, in the order of their branches.
 /// The share checks come from the totals (`shares`).
@@ -50,6 +55,8 @@ const BRANCHES: &[(Check, Build)] = &[
     (Check::IdleStorage, idle_storage),
     (Check::IngressCharged, ingress_charged),
     (Check::UnclassifiedItems, unclassified_items),
+    (Check::UnusedCommitment, commitment::unused_commitment),
+    (Check::RateAboveReference, price::rate_above_reference),
 ];
 
 /// Per-line checks of the native audit the query does not carry yet, and
@@ -64,22 +71,20 @@ pub const NOT_IN_SQL: &[(Check, &str)] = &[
         "not written in SQL yet (hour units and elapsed time)",
     ),
     (
-        Check::UnusedCommitment,
-        "not written in SQL yet (per commitment id, FOCUS status, CUR and Azure columns)",
-    ),
-    (
         Check::PlanCostlierThanOnDemand,
-        "not written in SQL yet (needs the price book)",
+        "not written in SQL yet (GPU model tokens and hour units per dialect)",
     ),
 ];
 
-struct Ctx {
+struct Ctx<'o> {
     d: Dialect,
     severity: Severity,
     day_first: bool,
+    /// The query's options: thresholds and the price book.
+    opts: &'o SqlOptions,
 }
 
-impl Ctx {
+impl Ctx<'_> {
     fn s(&self) -> String {
         self.d.string_type().to_string()
     }
@@ -133,13 +138,6 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
         Some(s) => *s,
         None => Some(c.default_severity()),
     };
-    if opts.price_book > 0 && severity(Check::RateAboveReference).is_some() {
-        return Err(SqlError::UnsupportedProfile {
-            profile: opts.profile.clone(),
-            dialect: d,
-            reason: "billaudit.toml has a price book (`[[price]]`), and `rate-above-reference` is not written in SQL yet; turn the check off in [checks] to get the other findings".into(),
-        });
-    }
     let mut o = opts.clone();
     o.grain = Grain::Currency;
     let mut s = super::query::prelude(&o, true)?.sql;
@@ -172,15 +170,25 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
             s.push_str(",\n");
         }
     }
+    // The price book, for the checks that read it (none without one).
+    let book = !opts.price_book.entries.is_empty();
+    if book && severity(Check::RateAboveReference).is_some() {
+        s.push_str(&price::prices(d, &opts.price_book)?);
+        s.push_str(",\n");
+    }
     let mut selects: Vec<String> = Vec::new();
     for (check, build) in BRANCHES {
         let Some(sev) = severity(*check) else {
             continue;
         };
+        if *check == Check::RateAboveReference && !book {
+            continue;
+        }
         let b = build(&Ctx {
             d,
             severity: sev,
             day_first: opts.day_first,
+            opts,
         });
         for c in b.ctes {
             s.push_str(&c);
@@ -200,6 +208,7 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
             d,
             severity: sev,
             day_first: false,
+            opts,
         };
         let msg = d.lit(&format!("{} is above its threshold", check.code()));
         selects.push(format!(
@@ -576,6 +585,10 @@ mod tests {
     fn one_branch_per_check_and_a_check_turned_off_has_none() {
         let sql = generate_findings(&opts()).unwrap().sql;
         for (c, _) in BRANCHES {
+            // rate-above-reference needs a price book (the test below).
+            if *c == Check::RateAboveReference {
+                continue;
+            }
             assert!(sql.contains(&format!("'{}' AS code", c.code())), "{c:?}");
         }
         let mut o = opts();
@@ -586,18 +599,31 @@ mod tests {
     }
 
     #[test]
-    fn checks_not_in_sql_are_named_and_a_price_book_is_refused() {
+    fn checks_not_in_sql_are_named_and_a_price_book_is_a_list() {
         let sql = generate_findings(&opts()).unwrap().sql;
         assert!(
             sql.contains("-- not in this query: billing-rounding"),
             "{sql}"
         );
+        // Without a price book there is no rate-above-reference branch;
+        // with one, its entries are the `prices` list.
+        assert!(!sql.contains("'rate-above-reference' AS code"), "{sql}");
         let mut o = opts();
-        o.price_book = 1;
-        let e = generate_findings(&o).unwrap_err().to_string();
-        assert!(e.contains("rate-above-reference"), "{e}");
+        o.price_book
+            .entries
+            .push(crate::audit::rate_above_reference::PriceEntry {
+                pattern: "rtx 4090".into(),
+                unit: Some("hour".into()),
+                currency: Some("CNY".into()),
+                max: rust_decimal::Decimal::new(200, 2),
+                source: None,
+            });
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(sql.contains("'rate-above-reference' AS code"), "{sql}");
+        assert!(sql.contains("CAST('2.00' AS VARCHAR)"), "{sql}");
         o.severities.insert(Check::RateAboveReference, None);
-        assert!(generate_findings(&o).is_ok());
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("prices AS ("), "{sql}");
     }
 
     #[test]
@@ -614,7 +640,7 @@ mod tests {
         o.severities.insert(Check::LineArithmetic, None);
         let sql = generate_findings(&o).unwrap().sql;
         assert!(!sql.contains("la4 AS ("), "{sql}");
-        assert!(sql.contains("-- not in this query: unused-commitment"));
+        assert!(sql.contains("-- not in this query: plan-costlier-than-on-demand"));
     }
 
     #[test]

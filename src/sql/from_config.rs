@@ -28,7 +28,7 @@ impl SqlOptions {
         cfg.apply_policy(&mut policy);
         self.thresholds = policy.thresholds;
         self.severities = policy.severities;
-        self.price_book = policy.price_book.entries.len();
+        self.price_book = policy.price_book;
         for r in &cfg.rules.rules {
             if let Some(rule) = translate(r, &self.profile, &cfg.path)? {
                 self.user_rules.push(rule);

@@ -147,9 +147,10 @@ pub struct SqlOptions {
     /// Per check severity from billaudit.toml (`None`: the check is off),
     /// for the findings query; a check not listed has its default.
     pub severities: std::collections::HashMap<crate::audit::Check, Option<crate::model::Severity>>,
-    /// Entries of billaudit.toml's price book (`[[price]]`), which
-    /// `rate-above-reference` compares against.
-    pub price_book: usize,
+    /// billaudit.toml's price book (`[[price]]`), which
+    /// `rate-above-reference` and `plan-costlier-than-on-demand` compare
+    /// against (a literal list in the findings query).
+    pub price_book: crate::audit::rate_above_reference::PriceBook,
     /// The findings query: the table's column that holds each row's line
     /// number in its file (`--line-column`); without it DuckDB numbers the
     /// rows as it reads them and the other engines give NULL.
@@ -171,7 +172,7 @@ impl SqlOptions {
             header: None,
             user_rules: Vec::new(),
             severities: std::collections::HashMap::new(),
-            price_book: 0,
+            price_book: Default::default(),
             line_column: None,
             day_first: false,
         }

@@ -118,6 +118,10 @@ pub(super) fn line_columns(
     out.push((term_of(Term::Effective), "e_text".into()));
     out.push((term_of(Term::Contracted), "c_text".into()));
     out.push((term_of(Term::ContractedUnitPrice), "u_text".into()));
+    // The commitment terms `unused-commitment` reads (`findings_commitment`).
+    for (t, name) in super::findings::commitment::TERMS {
+        out.push((term_of(*t), (*name).into()));
+    }
     out.push((text_of(Role::Unit), "unit".into()));
     out.push((text_of(Role::PriceUnit), "price_unit".into()));
     out.push((text_of(Role::ResourceId), "resource".into()));

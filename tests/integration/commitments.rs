@@ -296,9 +296,67 @@ fn a_monthly_plan_used_little_costs_more_than_on_demand() {
     );
     // The same plan used 700 hours: 700 x 2.00 = 1400.00 >= 1260.00: silent.
     assert!(check("gpu-monthly-plan-busy-cny.csv").is_empty());
-    // Without a price book there is no on-demand price: silent.
+}
+
+/// With no billaudit.toml, `plan-costlier-than-on-demand` compares with the
+/// built-in book's on-demand price (src/reprice/prices.toml: RTX 4090 in
+/// CNY at 1.70, 2.00 and 9 per hour; the median is 2.00), the issue's
+/// newcomer case; `rate-above-reference` still needs a declared `[[price]]`.
+/// On main the plan bill was silent without a config.
+#[test]
+fn a_monthly_plan_is_judged_by_the_built_in_on_demand_price_without_config() {
     let bare = findings(&fixture("commitments/gpu-monthly-plan-cny.csv"));
-    assert!(bare.is_empty(), "{bare:?}");
+    assert_eq!(bare.len(), 1, "{bare:?}");
+    let (code, severity, line, m) = &bare[0];
+    assert_eq!(
+        (code.as_str(), severity.as_str(), *line),
+        ("plan-costlier-than-on-demand", "warning", Some(2))
+    );
+    // 200 h x 2.00 = 400.00 on demand; 1260.00 - 400.00 = 860.00 more.
+    assert!(
+        m.starts_with("RTX 4090: the plan cost 1260.00 CNY for 200 hours used = 6.30 CNY/hour; on demand at 2.00 CNY/hour"),
+        "{m}"
+    );
+    assert!(
+        m.contains("built-in price book, the median of 3 on-demand offers"),
+        "{m}"
+    );
+    assert!(
+        m.ends_with("those hours cost 400.00 CNY: the plan cost 860.00 CNY more"),
+        "{m}"
+    );
+    // 700 h x 2.00 = 1400.00 >= 1260.00: the busy plan stays silent.
+    assert!(findings(&fixture("commitments/gpu-monthly-plan-busy-cny.csv")).is_empty());
+    // A line at 9.00 CNY/hour (the beginner platforms' rate): no
+    // rate-above-reference without a declared price book ...
+    let dir = tempfile::tempdir().unwrap();
+    let bill = dir.path().join("hourly.csv");
+    std::fs::write(
+        &bill,
+        "日期,计费项,实例ID,数量,单位,单价,金额(元)\n2025-10-01,RTX 4090 按量,inst-02,10,小时,9.00,90.00\n",
+    )
+    .unwrap();
+    assert!(findings(&bill).is_empty());
+    // ... and with examples/price-book.toml, 9.00 > 2.00: it fires.
+    std::fs::copy(
+        root().join("examples/price-book.toml"),
+        dir.path().join("billaudit.toml"),
+    )
+    .unwrap();
+    let out = crate::common::run_in(dir.path(), &["check", "--format", "json", "hourly.csv"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["bills"][0]["findings"][0]["code"], "rate-above-reference");
+    // A declared book without the model is the only source: no fallback.
+    let plan = dir.path().join("plan.csv");
+    std::fs::copy(fixture("commitments/gpu-monthly-plan-cny.csv"), &plan).unwrap();
+    std::fs::write(
+        dir.path().join("billaudit.toml"),
+        "[[price]]\nmatch = \"A100\"\nunit = \"hour\"\nmax = \"7.00\"\n",
+    )
+    .unwrap();
+    let out = crate::common::run_in(dir.path(), &["check", "--format", "json", "plan.csv"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["bills"][0]["findings"], serde_json::json!([]), "{v}");
 }
 
 /// The new checks reach SARIF (rules and results), HTML, the FOCUS

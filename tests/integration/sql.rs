@@ -632,6 +632,17 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         .find(|l| l.contains("focus-1.2-unused-reservation.csv"))
         .unwrap();
     assert!(focus.contains("'above-contracted-price': 1"), "{focus}");
+    // unused-commitment in the query (issue 28/31), with the audit's
+    // severity and message (findings_check.py MSG_CODES): 230.00 of
+    // 500.00 + 230.00 = 730.00 unused, 31.51% > 25%: one error on line 3.
+    assert!(focus.contains("'unused-commitment': 1"), "{focus}");
+    // AWS: RI 168.00 / 504.00 = 33.33%, SP 12.00 / 100.00 = 12.00%, and
+    // the bill's 180.00 / 604.00: three findings.
+    let aws = text
+        .lines()
+        .find(|l| l.contains("aws-cur-unused-reservation.csv"))
+        .unwrap();
+    assert!(aws.contains("'unused-commitment': 3"), "{aws}");
     if !files.is_empty() {
         // The FinOps FOCUS sample: the native audit's 31 line-arithmetic
         // and 47 idle-storage findings, which the totals query lacks, and
@@ -645,6 +656,13 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         assert!(sample.contains("'idle-storage': 47"), "{sample}");
         assert!(sample.contains("'line-arithmetic': 31"), "{sample}");
         assert!(sample.contains("'above-list-price': 3"), "{sample}");
+        // The FOCUS spec's usage scenario 3: Used 0.75 and Unused 0.25 of
+        // one commitment: 0.25 / 1.00 = 25%, above 10%, not above 25%.
+        let spec = text
+            .lines()
+            .find(|l| l.contains("commitment_discount_usage_scenario_3"))
+            .unwrap();
+        assert!(spec.contains("'unused-commitment': 1"), "{spec}");
     }
     // The generated bills plant every per-line check the query carries.
     for code in [
@@ -654,6 +672,7 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         "ingress-charged",
         "above-list-price",
         "above-contracted-price",
+        "unused-commitment",
     ] {
         assert!(
             text.lines()
@@ -662,6 +681,75 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
             "{code}: {text}"
         );
     }
+}
+
+/// `sql --findings` with a price book (`[[price]]`): the entries become the
+/// query's literal `prices` list and `rate-above-reference` finds, in
+/// DuckDB, the lines the audit finds, with the same excess per unit. The
+/// bill and its book are tests/sql/fixtures/focus-price-book.{csv,toml},
+/// with the hand arithmetic of every line in the toml: lines 2, 4, 6, 8,
+/// 10 and 11 are above their entry (0.50, 0.003333, 0.000002, 5.00, 0.20
+/// and 0.25 over per unit).
+#[test]
+fn duckdb_findings_with_a_price_book_equal_audit() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/findings_check.py"))
+        .args(["--engine", "duckdb"])
+        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
+        .args(["--config", "tests/sql/fixtures/focus-price-book.toml"])
+        .arg("tests/sql/fixtures/focus-price-book.csv:focus")
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "findings differ:\n{text}");
+    assert!(text.contains("'rate-above-reference': 6"), "{text}");
+    // The query's own rows, against the hand figures of the toml.
+    let f = root().join("tests/sql/fixtures/focus-price-book.csv");
+    let table = format!(
+        "read_csv('{}', all_varchar = true, header = true, null_padding = true)",
+        f.display()
+    );
+    let book = root().join("tests/sql/fixtures/focus-price-book.toml");
+    let q = run(&[
+        "sql",
+        "--findings",
+        "--dialect",
+        "duckdb",
+        "--profile",
+        "focus",
+        "--config",
+        book.to_str().unwrap(),
+        "--table",
+        &table,
+    ]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    let py = "import duckdb, sys\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(sys.stdin.read()).fetchall():\n    if r[0] == 'rate-above-reference': print(r[2], r[8], r[9], r[10])\n";
+    let mut child = Command::new("python3")
+        .args(["-c", py])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(&q.stdout).unwrap();
+    let rows = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    // line, the book's max, the unit price, the excess per unit.
+    assert_eq!(
+        rows.lines().collect::<Vec<_>>(),
+        [
+            "2 2.00 2.50 0.50",
+            "4 2.00 2.003333 0.003333",
+            "6 2.00 2.000002 0.000002",
+            "8 40.00 45.00 5.00",
+            "10 2.00 2.20 0.20",
+            "11 7.00 7.25 0.25",
+        ],
+        "{rows}"
+    );
 }
 
 /// The findings query of every dialect parses in sqlglot, and `--output`
@@ -691,6 +779,12 @@ fn findings_queries_parse_in_every_dialect_and_output_writes_both() {
             if dialect != "duckdb" {
                 args.extend(["--header-from", header.to_str().unwrap()]);
             }
+            // The FOCUS queries carry a price book: its literal list and
+            // the rate-above-reference branch parse too.
+            let book = root().join("tests/sql/fixtures/focus-price-book.toml");
+            if profile == "focus" {
+                args.extend(["--config", book.to_str().unwrap()]);
+            }
             let out = run(&args);
             assert!(
                 out.status.success(),
@@ -701,6 +795,11 @@ fn findings_queries_parse_in_every_dialect_and_output_writes_both() {
             let f = out_dir.join("findings.sql");
             let sql = std::fs::read_to_string(&f).unwrap();
             assert!(sql.contains("'duplicate-line' AS code"), "{sql}");
+            assert_eq!(
+                sql.contains("'rate-above-reference' AS code"),
+                profile == "focus",
+                "{sql}"
+            );
             files.push(f);
         }
         let out = Command::new("python3")

@@ -5,10 +5,14 @@ the findings of `billaudit audit --format json` for the checks the query
 carries.
 
     python3 tests/sql/findings_check.py --engine duckdb|spark [--billaudit BIN] \
-        [--generated N] FILE:PROFILE...
+        [--generated N] [--config billaudit.toml] FILE:PROFILE...
 
-For `line-arithmetic` and `above-list-price` the query's `difference` must also equal the figure
-the audit's message states (`off by X`, or `by X` above the list amount).
+For `line-arithmetic`, `above-list-price` and `rate-above-reference` the
+query's `difference` must also equal the figure the audit's message states
+(`off by X`, `by X` above the list amount, `X over per unit`);
+for `unused-commitment` the severity and the message (unused amount, cost,
+share, level) must be the audit's. `--config` gives both commands the same
+billaudit.toml (thresholds, severities, the price book).
 `--generated N` adds N seeded FOCUS bills (tests/sql/gen_findings.py's
 generator: duplicates, idle storage, monthly storage, block prices,
 overcharges, surcharges above the list cost, inbound traffic, unclassified
@@ -37,33 +41,51 @@ from gen_findings import write_focus  # noqa: E402
 CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
          "replica-redundancy", "scheduling-fee-share", "above-list-price",
-         "above-contracted-price"}
+         "above-contracted-price", "unused-commitment", "rate-above-reference"}
 # The codes whose per-line `difference` is compared with the figure the
 # audit's message states.
-DIFF_CODES = {"line-arithmetic", "above-list-price"}
+DIFF_CODES = {"line-arithmetic", "above-list-price", "rate-above-reference"}
+# The codes whose findings must also have the same severity and message
+# (their figures are in the message: unused amount, cost, share, level).
+MSG_CODES = {"unused-commitment"}
+NATIVE_MSGS = Counter()
+QUERY_MSGS = Counter()
 LINE_COL = "__line"
 # The native line-arithmetic differences of the file last audited, by line.
 NATIVE_DIFFS = {}
 QUERY_DIFFS = {}
 
 
+# `--config FILE`: the billaudit.toml both commands read (thresholds,
+# severities, the price book).
+CONFIG = []
+
+
 def native(bin_, path, profile):
-    out = subprocess.run([bin_, "audit", "--format", "json", "--profile", profile, path],
+    out = subprocess.run([bin_, "audit", "--format", "json", "--profile", profile, *CONFIG, path],
                          capture_output=True, text=True)
     if out.returncode not in (0, 1):
         raise RuntimeError(f"billaudit audit failed on {path}: {out.stderr}")
     found = Counter()
     diffs = {}
+    msgs = Counter()
     for b in json.loads(out.stdout)["bills"]:
         for f in b["findings"]:
             if f["code"] in CODES:
                 found[(f["code"], f["line"])] += 1
+            if f["code"] in MSG_CODES:
+                msgs[(f["code"], f["line"], f["severity"], f["message"])] += 1
             # line-arithmetic states the difference: `(off by X)` or `(by X)`.
             m = re.search(r"\((?:off )?by (-?[0-9.]+)\)", f["message"])
+            # rate-above-reference: `X CUR over per unit`.
+            if f["code"] == "rate-above-reference":
+                m = re.search(r": (-?[0-9.]+)(?: \S+)? over per unit", f["message"])
             if f["code"] in DIFF_CODES and f["line"] is not None and m:
                 diffs[(f["code"], f["line"])] = Decimal(m.group(1))
     NATIVE_DIFFS.clear()
     NATIVE_DIFFS.update(diffs)
+    NATIVE_MSGS.clear()
+    NATIVE_MSGS.update(msgs)
     # The audit lists at most 100 findings of a code per bill: a bill that
     # reaches it is no test of equality.
     for code, n in Counter(c for c, _ in found).items():
@@ -74,7 +96,7 @@ def native(bin_, path, profile):
 
 def query(bin_, dialect, profile, table, extra):
     out = subprocess.run([bin_, "sql", "--findings", "--dialect", dialect, "--profile", profile,
-                          "--table", table, *extra], capture_output=True, text=True)
+                          "--table", table, *CONFIG, *extra], capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"billaudit sql --findings failed: {out.stderr}")
     return out.stdout
@@ -94,6 +116,8 @@ class DuckDb:
         QUERY_DIFFS.clear()
         QUERY_DIFFS.update({(r[0], r[2]): Decimal(r[10]) for r in rows
                             if r[0] in DIFF_CODES and r[2] is not None})
+        QUERY_MSGS.clear()
+        QUERY_MSGS.update((r[0], r[2], r[1], r[11]) for r in rows if r[0] in MSG_CODES)
         return Counter((r[0], r[2]) for r in rows)
 
 
@@ -130,6 +154,9 @@ class Spark:
         QUERY_DIFFS.clear()
         QUERY_DIFFS.update({(r["code"], r["line"]): Decimal(r["difference"]) for r in rows
                             if r["code"] in DIFF_CODES and r["line"] is not None})
+        QUERY_MSGS.clear()
+        QUERY_MSGS.update((r["code"], r["line"], r["severity"], r["message"]) for r in rows
+                          if r["code"] in MSG_CODES)
         return Counter((r["code"], r["line"]) for r in rows)
 
 
@@ -138,8 +165,11 @@ def main():
     ap.add_argument("--engine", choices=["duckdb", "spark"], required=True)
     ap.add_argument("--billaudit", default="target/debug/billaudit")
     ap.add_argument("--generated", type=int, default=0)
+    ap.add_argument("--config")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
+    if a.config:
+        CONFIG.extend(["--config", a.config])
     engine = DuckDb() if a.engine == "duckdb" else Spark()
     files = [tuple(f.rsplit(":", 1)) for f in a.files]
     tmp = tempfile.mkdtemp(prefix="billaudit-findings-")
@@ -164,6 +194,11 @@ def main():
             for line in sorted(set(QUERY_DIFFS) | set(NATIVE_DIFFS), key=str):
                 if QUERY_DIFFS.get(line) != NATIVE_DIFFS.get(line):
                     print(f"  line {line}: native {NATIVE_DIFFS.get(line)} query {QUERY_DIFFS.get(line)}")
+        elif got == want and QUERY_MSGS != NATIVE_MSGS:
+            bad += 1
+            print(f"DIFFERS  {engine.name} {profile:8} {path}: severities or messages")
+            print(f"  native only: {sorted(NATIVE_MSGS - QUERY_MSGS, key=str)[:5]}")
+            print(f"  query only:  {sorted(QUERY_MSGS - NATIVE_MSGS, key=str)[:5]}")
         elif got == want:
             print(f"ok       {engine.name} {profile:8} {path} {dict(sorted(per_code.items()))} ({time.time() - t:.1f} s)")
         else:

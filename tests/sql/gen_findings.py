@@ -6,8 +6,11 @@ single-date storage rows, exact repeats of earlier rows, block prices
 price overcharges, amounts above the list cost, inbound and outbound
 traffic, rows no rule classifies, lines billed above their contract
 (`ContractedCost`, or `ContractedUnitPrice` x quantity, within and past
-rounding, the discount given in `EffectiveCost`). Amounts carry 2 to 10 decimals. The
-column set is FOCUS 1.0's (docs/formats.md, the FinOps FOCUS spec)."""
+rounding, the discount given in `EffectiveCost`), reservations with used and
+unused hours (FOCUS 1.2 `CommitmentDiscountId` / `CommitmentDiscountStatus`,
+shares below, at and above 10% and 25%, a purchase row that is not
+counted). Amounts carry 2 to 10 decimals. The column set is FOCUS 1.0's
+(docs/formats.md, the FinOps FOCUS spec) and the two commitment columns."""
 import csv
 import random
 from decimal import Decimal
@@ -15,7 +18,8 @@ from decimal import Decimal
 COLUMNS = ["BillingAccountId", "BillingCurrency", "BillingPeriodStart", "ChargeCategory",
            "ChargeDescription", "ChargePeriodStart", "ChargePeriodEnd", "BilledCost", "ListCost",
            "ListUnitPrice", "PricingQuantity", "PricingUnit", "ResourceId", "ServiceName",
-           "ServiceCategory", "SkuId", "ContractedCost", "ContractedUnitPrice", "EffectiveCost"]
+           "ServiceCategory", "SkuId", "ContractedCost", "ContractedUnitPrice", "EffectiveCost",
+           "CommitmentDiscountId", "CommitmentDiscountStatus"]
 
 
 def day(d, h=0):
@@ -104,6 +108,37 @@ def write_focus(path, seed):
     # Exact repeats of earlier rows.
     for k in range(r.randint(1, 5)):
         rows.insert(r.randint(len(rows) // 2, len(rows)), dict(r.choice(rows)))
+    # Reservations (their own random stream, so the rows above stay as
+    # they were): used and unused hours at 1.25 an hour, BilledCost 0 and
+    # the amortised cost in EffectiveCost, as the FOCUS spec's commitment
+    # scenarios write them; the purchase row is the billed view. Unused
+    # shares: 0, 73/730 = 10% (not above), 80/730 = 10.96% (a warning),
+    # 182.5/730 = 25% (not above 25%: a warning), 230/730 = 31.51% (an
+    # error); a used row with no id pools under `(no id)`.
+    c = random.Random(seed + 1000)
+    rate = Decimal("1.25")
+    for k in range(c.randint(1, 3)):
+        cid = f"ri-{seed}-{k}"
+        used, unused = c.choice([("730", "0"), ("657", "73"), ("650", "80"), ("547.5", "182.5"),
+                                 ("500", "230")])
+        add("GPU reservation purchase", "Compute", "Amazon Elastic Compute Cloud",
+            day(compute_days[0]), day(compute_days[0] + 1), "730", "Hours", str(rate), cid,
+            charge="Purchase", effective=Decimal("0"))
+        rows[-1]["CommitmentDiscountId"] = cid
+        for hours, status in [(used, "Used"), (unused, "Unused")]:
+            if Decimal(hours) == 0:
+                continue
+            add("GPU reserved instance hours", "Compute", "Amazon Elastic Compute Cloud",
+                day(compute_days[0]), day(compute_days[0] + 1), hours, "Hours", str(rate),
+                vms[0] if status == "Used" else cid, billed=Decimal("0"),
+                effective=(Decimal(hours) * rate))
+            rows[-1]["CommitmentDiscountId"] = cid
+            rows[-1]["CommitmentDiscountStatus"] = status
+    if c.random() < 0.5:
+        add("GPU reserved instance hours", "Compute", "Amazon Elastic Compute Cloud",
+            day(compute_days[0]), day(compute_days[0] + 1), "10", "Hours", str(rate), vms[0],
+            billed=Decimal("0"), effective=Decimal("12.50"))
+        rows[-1]["CommitmentDiscountStatus"] = "Used"
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, COLUMNS)
         w.writeheader()
