@@ -18,8 +18,8 @@ pub struct CommonArgs {
     pub paths: Vec<String>,
 
     /// Output format; `html` is one self-contained page with charts (`> report.html`).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
 
     /// Lowest severity that fails the run (exit code 1) [default: error, or billaudit.toml's fail-on].
     #[arg(long, value_enum)]
@@ -38,7 +38,7 @@ pub struct CommonArgs {
     keep_going: bool,
 
     #[command(flatten)]
-    thresholds: billaudit::Thresholds,
+    thresholds: super::thresholds::ThresholdArgs,
 
     /// Stop an input after this much content, counted after decompression
     /// (`500M`, `2G`, or bytes): a guard against decompression bombs. Exit code 2.
@@ -79,6 +79,50 @@ pub struct CommonArgs {
 
     #[command(flatten)]
     pub color: super::color::ColorArgs,
+}
+
+/// The values of `--format`, mirroring [`Format`] (the library has no
+/// clap). The doc comments are the `--format` help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum FormatArg {
+    /// Tables and findings for people (default).
+    #[default]
+    Human,
+    /// One JSON document (docs/json-output.md).
+    Json,
+    /// One JSON object per bill, streamed as each finishes.
+    Jsonl,
+    /// One CSV row per bill, safe to open in a spreadsheet.
+    Csv,
+    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
+    Markdown,
+    /// JUnit XML: a testsuite per bill, a testcase per check.
+    Junit,
+    /// SARIF 2.1.0 for code-scanning tools.
+    Sarif,
+    /// GitHub Actions annotations (`::error file=...,line=...::`).
+    Github,
+    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
+    Gitlab,
+    /// One self-contained HTML page with charts (`> report.html`).
+    Html,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+            FormatArg::Gitlab => Format::Gitlab,
+            FormatArg::Html => Format::Html,
+        }
+    }
 }
 
 /// `--currency CODE`, shared by every command that reads bills.
@@ -178,7 +222,7 @@ pub fn options(c: &CommonArgs) -> Result<Options, u8> {
     opts.fail_fast = c.fail_fast;
     opts.progress = progress_hook(&c.paths);
     opts.max_input_bytes = c.max_input_bytes;
-    opts.policy.thresholds.apply(&c.thresholds);
+    opts.policy.thresholds.apply(&c.thresholds.0);
     c.currency.apply(&mut opts);
     if let Some(f) = c.fail_on {
         opts.policy.fail_on = match f {

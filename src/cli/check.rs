@@ -27,7 +27,7 @@ pub fn run(c: CheckArgs) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let format = c.common.format;
+    let format = Format::from(c.common.format);
     let mut out = Out { broken: false };
     let mut outcomes = Vec::new();
     let mut report =

@@ -24,9 +24,9 @@ use crate::model::Severity;
 pub use crate::model::dec;
 pub use crate::terminal::{term_report, term_text};
 
-/// Output formats of `billaudit audit` and `billaudit check`. The doc
-/// comments are the `--format` help.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// Output formats of `billaudit audit` and `billaudit check` (the
+/// command line's `--format` mirrors them in `src/cli/args.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
     /// Tables and findings for people (default).
     #[default]
