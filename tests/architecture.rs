@@ -362,3 +362,86 @@ fn super_paths_that_climb_to_the_root_are_references_too() {
     assert_eq!(depth_of(Path::new("audit/mod.rs")), 1);
     assert_eq!(depth_of(Path::new("expect.rs")), 1);
 }
+
+/// The longest a source file of `src/` may be (issue 27): a file past it is
+/// split along a real seam, as `classify/rules.rs` and its
+/// `rules/services.rs` tier.
+const MAX_LINES: usize = 700;
+
+/// Every `src/**/*.rs` over [`MAX_LINES`], with its length.
+fn long_files(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files
+        .iter()
+        .filter_map(|f| {
+            let n = fs::read_to_string(f).expect("read source").lines().count();
+            (n > MAX_LINES).then(|| format!("{}: {n} lines", f.display()))
+        })
+        .collect()
+}
+
+#[test]
+fn no_source_file_is_over_700_lines() {
+    let long = long_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(
+        long.is_empty(),
+        "files over {MAX_LINES} lines (split them along a seam):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_length_check_counts_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("short.rs"), "fn a() {}\n".repeat(MAX_LINES)).unwrap();
+    fs::create_dir(dir.path().join("m")).unwrap();
+    fs::write(dir.path().join("m/long.rs"), "\n".repeat(MAX_LINES + 1)).unwrap();
+    fs::write(dir.path().join("notes.txt"), "\n".repeat(MAX_LINES + 1)).unwrap();
+    let long = long_files(dir.path());
+    assert_eq!(long.len(), 1, "{long:?}");
+    assert!(long[0].ends_with("long.rs: 701 lines"), "{long:?}");
+}
+
+/// Lines of the library (everything in `src/` but the binary's `main.rs`
+/// and `cli/`) that name clap: the library's types know nothing of the
+/// command line, `src/cli` mirrors them.
+fn clap_outside_cli(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut out = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(src).expect("under src");
+        let first = relative
+            .components()
+            .next()
+            .and_then(|c| c.as_os_str().to_str());
+        if matches!(first, Some("main.rs" | "cli")) {
+            continue;
+        }
+        let source = fs::read_to_string(&file).expect("read source");
+        for (i, line) in source.lines().enumerate() {
+            let code = code_of(line);
+            let doc = code.trim_start().starts_with("//");
+            if !doc && (code.contains("clap::") || code.contains("clap_")) {
+                out.push(format!(
+                    "src/{}:{}: {}",
+                    relative.display(),
+                    i + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn clap_is_only_in_the_binary() {
+    let found = clap_outside_cli(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(
+        found.is_empty(),
+        "clap outside src/cli and src/main.rs (mirror the type in src/cli):\n{}",
+        found.join("\n")
+    );
+}
