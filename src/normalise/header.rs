@@ -137,6 +137,18 @@ pub fn currency_value(raw: &str) -> Option<String> {
     None
 }
 
+/// The column a `--columns` value names: a 1-based position (`7`) or a
+/// header name (compared after header normalisation).
+pub fn override_column(names: &[String], value: &str) -> Option<usize> {
+    let v = value.trim();
+    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        let n: usize = v.parse().ok()?;
+        return (1..=names.len()).contains(&n).then(|| n - 1);
+    }
+    let target = normalise_header(v).name;
+    names.iter().position(|n| *n == target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

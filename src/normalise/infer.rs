@@ -28,7 +28,7 @@
 use rust_decimal::Decimal;
 
 use super::date;
-use super::header::{self, normalise_header};
+use super::header::{self, normalise_header, override_column};
 use super::number::{self, Cell, DecimalMark, parse_number};
 use super::profile::{ColumnMap, ColumnOverrides, Role, generic, row_id_columns};
 
@@ -66,18 +66,6 @@ pub enum InferError {
     NoMoney,
     /// A `--columns` entry names a column that is not there.
     NoSuchColumn { value: String, columns: Vec<String> },
-}
-
-/// The column a `--columns` value names: a 1-based position (`7`) or a
-/// header name (compared after header normalisation).
-pub fn override_column(names: &[String], value: &str) -> Option<usize> {
-    let v = value.trim();
-    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
-        let n: usize = v.parse().ok()?;
-        return (1..=names.len()).contains(&n).then(|| n - 1);
-    }
-    let target = normalise_header(v).name;
-    names.iter().position(|n| *n == target)
 }
 
 /// What a cell holds, for inference.

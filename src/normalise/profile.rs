@@ -545,7 +545,7 @@ pub fn map_header(
         // By name or by 1-based position (`amount=7`). A column is one
         // role: one the vocabulary gave it gives way (`amount=price` in a
         // file where `price` read as the unit price).
-        let i = crate::normalise::infer::override_column(&names, name)?;
+        let i = super::header::override_column(&names, name)?;
         map.roles.assign(*role, i);
     }
     if signed {
