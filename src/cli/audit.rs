@@ -67,7 +67,7 @@ pub fn run(a: AuditArgs) -> u8 {
             paint: a.common.color.paint(format == Format::Human),
             require_expectations: false,
         };
-        out.write_painted(&report::render(&report, format, &ctx), ctx.paint);
+        out.render(ctx.paint, |w| report::write(&report, format, &ctx, w));
         report
     };
     print_errors(&report);

@@ -31,6 +31,15 @@ pub fn cell(s: &str) -> String {
     out
 }
 
+/// `--format markdown`, its bill text made safe for a terminal: the [`Renderer`](super::Renderer) of the format.
+pub fn write(
+    report: &Report,
+    ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(crate::terminal::term_report(render(report, ctx)).as_bytes())
+}
+
 pub fn render(report: &Report, ctx: &Context) -> String {
     let mut s = String::from("## billaudit report\n\n");
     let failed = report.bills.iter().filter(|b| !b.passed).count();

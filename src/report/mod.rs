@@ -15,6 +15,8 @@ pub mod markdown;
 pub mod paint;
 pub mod sarif;
 
+use std::io;
+
 use rust_decimal::Decimal;
 
 use crate::audit::{Bill, share};
@@ -195,7 +197,43 @@ impl Default for Context {
     }
 }
 
-/// Renders a whole report in the chosen format.
+/// How every renderer of a whole [`Report`] is called: the report, the
+/// context (fail level, colour, `check`), and where to write it. Each
+/// format's file has one (`json::write`, `html::write`, ...);
+/// [`Format::renderer`] is the table.
+pub type Renderer = fn(&Report, &Context, &mut dyn io::Write) -> io::Result<()>;
+
+impl Format {
+    /// The renderer of this format.
+    pub fn renderer(self) -> Renderer {
+        match self {
+            // Escaped (`term_report`) piece by piece in `paint::Styled`.
+            Format::Human => human::write,
+            Format::Json => json::write,
+            Format::Jsonl => json::write_lines,
+            Format::Csv => csv::write,
+            Format::Markdown => markdown::write,
+            Format::Junit => junit::write,
+            Format::Sarif => sarif::write,
+            Format::Github => github::write,
+            Format::Gitlab => gitlab::write,
+            Format::Html => html::write,
+        }
+    }
+}
+
+/// Writes a whole report in the chosen format to `out`.
+pub fn write(
+    report: &Report,
+    format: Format,
+    ctx: &Context,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    (format.renderer())(report, ctx, out)
+}
+
+/// Renders a whole report in the chosen format, as text ([`write`] into
+/// memory).
 ///
 /// ```
 /// use billaudit::{Context, Format, Options, audit_paths, render};
@@ -209,19 +247,10 @@ impl Default for Context {
 /// assert_eq!(v["passed"], false);
 /// ```
 pub fn render(report: &Report, format: Format, ctx: &Context) -> String {
-    match format {
-        // Escaped (`term_report`) piece by piece in `paint::Styled`.
-        Format::Human => human::render(report, ctx),
-        Format::Json => json::render(report),
-        Format::Jsonl => json::render_lines(report),
-        Format::Csv => csv::render(report),
-        Format::Markdown => term_report(markdown::render(report, ctx)),
-        Format::Junit => junit::render(report, ctx),
-        Format::Sarif => sarif::render(report, ctx),
-        Format::Github => github::render(report),
-        Format::Gitlab => gitlab::render(report, ctx),
-        Format::Html => html::render(report),
-    }
+    let mut text = Vec::new();
+    // Writing into memory cannot fail, and every renderer writes UTF-8.
+    let _ = write(report, format, ctx, &mut text);
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// The figures of all bills in one currency.
