@@ -485,6 +485,10 @@ fn use_tree(s: &str) -> Vec<Vec<String>> {
                 .map(|tail| prefix.iter().cloned().chain(tail).collect())
                 .collect();
         }
+        if rest.starts_with('*') {
+            prefix.push("*".to_string());
+            break;
+        }
         let ident: String = rest.chars().take_while(|c| is_ident(*c)).collect();
         if ident.is_empty() {
             break;
@@ -499,36 +503,57 @@ fn use_tree(s: &str) -> Vec<Vec<String>> {
     vec![prefix]
 }
 
-/// `(line number, path)` for every path in the code of `source` that
-/// starts with `crate::` or `super::` (a use statement, a path in an
-/// expression), groups spanning lines included. Comments are not scanned,
+/// The code of a line without any comment, doc comments included.
+fn code_only(line: &str) -> &str {
+    let t = line.trim_start();
+    if t.starts_with("///") || t.starts_with("//!") {
+        ""
+    } else {
+        code_of(line)
+    }
+}
+
+/// A rooted path of a file: `(line number, inline modules around it,
+/// segments)`. Inside `mod tests { ... }` of `src/a/b.rs`, `super::` is
+/// `b`, one `super::` more is `a`.
+type RootedPath = (usize, usize, Vec<String>);
+
+/// Every path in the code of `source` that starts with `crate::` or
+/// `super::` (a use statement, a path in an expression, a glob
+/// `super::*`), groups spanning lines included. Comments are not scanned,
 /// doc comments neither: a doc link may point sideways ("see also")
 /// without making the two modules depend on each other.
-fn rooted_paths(source: &str) -> Vec<(usize, Vec<String>)> {
-    let lines: Vec<&str> = source
-        .lines()
-        .map(|l| {
-            let t = l.trim_start();
-            if t.starts_with("///") || t.starts_with("//!") {
-                ""
-            } else {
-                code_of(l)
-            }
-        })
-        .collect();
+fn rooted_paths(source: &str) -> Vec<RootedPath> {
+    let lines: Vec<&str> = source.lines().map(code_only).collect();
     let mut out = Vec::new();
+    // Brace depth, and the depths at which the open inline modules began.
+    let mut depth = 0i32;
+    let mut inline: Vec<i32> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
+        let inside = inline.len();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let opens_mod = words.iter().position(|w| *w == "mod").is_some_and(|m| {
+            words[..m].iter().all(|w| w.starts_with("pub"))
+                && words.get(m + 2).is_some_and(|w| w.starts_with('{'))
+        });
+        if opens_mod {
+            inline.push(depth);
+        }
+        depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+        while inline.last().is_some_and(|d| depth <= *d) {
+            inline.pop();
+        }
         if !line.contains("crate::") && !line.contains("super::") {
             continue;
         }
         // a group may span lines: join up to the line that closes it
         let mut joined = String::new();
-        let mut depth = 0i32;
+        let mut open = 0i32;
         for next in &lines[i..] {
             joined.push_str(next);
             joined.push(' ');
-            depth += next.matches('{').count() as i32 - next.matches('}').count() as i32;
-            if depth <= 0 {
+            open += next.matches('{').count() as i32 - next.matches('}').count() as i32;
+            if open <= 0 {
                 break;
             }
         }
@@ -538,7 +563,11 @@ fn rooted_paths(source: &str) -> Vec<(usize, Vec<String>)> {
                 if before.is_some_and(|c| is_ident(c) || c == ':') {
                     continue; // `mycrate::`, or the second `super::` of a path
                 }
-                out.extend(use_tree(&joined[at..]).into_iter().map(|p| (i + 1, p)));
+                out.extend(
+                    use_tree(&joined[at..])
+                        .into_iter()
+                        .map(|p| (i + 1, inside, p)),
+                );
             }
         }
     }
@@ -570,6 +599,15 @@ fn module_reexports(mod_rs: &str, nodes: &[String]) -> BTreeMap<String, String> 
         }
     }
     map
+}
+
+/// Whether `word` occurs in `code` as a whole identifier.
+fn uses_word(code: &str, word: &str) -> bool {
+    code.match_indices(word).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
 }
 
 /// The submodules of `src/<top>/` (files and folders, `mod.rs` excluded)
@@ -615,26 +653,38 @@ fn submodule_graph(src: &Path, top: &str) -> ModuleGraph {
         // `super::` this many times names the module `top`.
         let up = depth_of(relative) - 1;
         let source = fs::read_to_string(&file).expect("read source");
-        for (line, path) in rooted_paths(&source) {
+        let code: String = source.lines().map(code_only).collect::<Vec<_>>().join("\n");
+        for (line, inside, path) in rooted_paths(&source) {
             let name = if path.first().is_some_and(|s| s == "crate") {
                 (path.get(1).is_some_and(|s| s == top))
                     .then(|| path.get(2))
                     .flatten()
             } else {
                 let climbs = path.iter().take_while(|s| *s == "super").count();
-                (climbs == up).then(|| path.get(climbs)).flatten()
+                (climbs == up + inside).then(|| path.get(climbs)).flatten()
             };
             let Some(name) = name else { continue };
-            let to = if nodes.contains(name) {
-                name.clone()
+            // A glob of the module (`use super::*;`) reaches the submodules
+            // whose re-exported names the file's code uses.
+            let targets: Vec<String> = if name == "*" {
+                reexports
+                    .iter()
+                    .filter(|(name, _)| uses_word(&code, name))
+                    .map(|(_, m)| m.clone())
+                    .collect()
+            } else if nodes.contains(name) {
+                vec![name.clone()]
             } else if let Some(m) = reexports.get(name) {
-                m.clone()
+                vec![m.clone()]
             } else {
                 continue;
             };
-            if to != node {
-                let place = format!("src/{}:{line}", relative.display());
-                graph.get_mut(&node).expect("a node").push((to, place));
+            let place = format!("src/{}:{line}", relative.display());
+            for to in targets {
+                let edges = graph.get_mut(&node).expect("a node");
+                if to != node && !edges.iter().any(|(t, p)| *t == to && *p == place) {
+                    edges.push((to, place.clone()));
+                }
             }
         }
     }
@@ -749,7 +799,7 @@ fn use_trees_paths_and_cycles_are_found() {
     let source = "use super::{a::X,\n    b};\n// super::c in a comment\nlet y = super::super::d::f();\n/// [`crate::m::e`]\nuse crate::m::g;\n";
     let found: Vec<(usize, String)> = rooted_paths(source)
         .into_iter()
-        .map(|(l, p)| (l, p.join("::")))
+        .map(|(l, _, p)| (l, p.join("::")))
         .collect();
     assert_eq!(
         found,
@@ -761,6 +811,24 @@ fn use_trees_paths_and_cycles_are_found() {
         ]
         .map(|(l, p)| (l, p.to_string()))
     );
+    // Inside an inline module, `super::` climbs one level less far.
+    let source = "use super::*;\nfn f() {}\n#[cfg(test)]\nmod tests {\n    use super::*;\n    fn g() {\n        super::h();\n    }\n}\nuse super::k;\n";
+    let found: Vec<(usize, usize, String)> = rooted_paths(source)
+        .into_iter()
+        .map(|(l, inside, p)| (l, inside, p.join("::")))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, 0, "super::*"),
+            (5, 1, "super::*"),
+            (7, 1, "super::h"),
+            (10, 0, "super::k"),
+        ]
+        .map(|(l, i, p)| (l, i, p.to_string()))
+    );
+    assert!(uses_word("let p = Partial::new();", "Partial"));
+    assert!(!uses_word("let p = PartialSum::new();", "Partial"));
     let nodes = ["run", "pool"].map(String::from).to_vec();
     let re = module_reexports(
         "pub use run::{go, Stop};\nuse pool::Pool;\npub mod run;\n",
