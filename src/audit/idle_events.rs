@@ -20,7 +20,7 @@ use crate::model::{Category, LineItem};
 
 /// What one row means to `idle-storage`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Event {
+pub(crate) enum Event {
     /// A compute charge of a resource (its hash) on days `first..=last`.
     Compute {
         resource: Option<u64>,
@@ -40,11 +40,11 @@ pub enum Event {
 }
 
 /// A storage group's resource id and description, cut for the message.
-pub type Names = (Option<String>, String);
+pub(crate) type Names = (Option<String>, String);
 
 impl Event {
     /// The row's event; `None` for a row the check does not look at.
-    pub fn of(item: &LineItem) -> Option<Event> {
+    pub(crate) fn of(item: &LineItem) -> Option<Event> {
         let kept = matches!(
             item.category,
             Category::Compute | Category::Storage | Category::StorageReplica
@@ -72,7 +72,7 @@ impl Event {
     }
 
     /// The names a storage group keeps of its first row.
-    pub fn names(item: &LineItem) -> Names {
+    pub(crate) fn names(item: &LineItem) -> Names {
         (
             item.resource.as_deref().map(|r| kept(r).to_string()),
             kept(&item.description).to_string(),
@@ -96,7 +96,7 @@ type NameRanges = (Option<Range<usize>>, Range<usize>);
 
 /// The events of consecutive rows, read on another thread.
 #[derive(Debug, Clone, Default)]
-pub struct Events {
+pub(crate) struct Events {
     /// Each event, with the names of its group when it is the group's
     /// first row here (a group is only ever started by such a row: one
     /// left out by a limit leaves out every later row of its group too).
@@ -110,7 +110,7 @@ pub struct Events {
 }
 
 impl Events {
-    pub fn push(&mut self, item: &LineItem) {
+    pub(crate) fn push(&mut self, item: &LineItem) {
         let Some(event) = Event::of(item) else {
             return;
         };
@@ -138,7 +138,7 @@ impl Events {
     }
 
     /// Appends the events of the rows right after these.
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         let base = self.text.len();
         self.text.push_str(&later.text);
         let moved = |r: Range<usize>| r.start + base..r.end + base;
@@ -155,7 +155,7 @@ impl Events {
     }
 
     /// Moves every line by `by` (a range counts its lines from its start).
-    pub fn shift_lines(&mut self, by: u64) {
+    pub(crate) fn shift_lines(&mut self, by: u64) {
         for (e, _) in &mut self.list {
             if let Event::Storage { line, .. } = e {
                 *line += by;

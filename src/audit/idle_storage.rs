@@ -13,9 +13,9 @@ use super::usage::{day_text, round_money};
 use crate::model::LineItem;
 use crate::vocab::checks::Check;
 
-pub const MAX_RESOURCES: usize = 10_000;
-pub const MAX_STORAGE_ROWS: usize = 50_000;
-pub const MAX_COMPUTE_PAIRS: usize = 100_000;
+pub(crate) const MAX_RESOURCES: usize = 10_000;
+pub(crate) const MAX_STORAGE_ROWS: usize = 50_000;
+pub(crate) const MAX_COMPUTE_PAIRS: usize = 100_000;
 /// Idle days listed in a finding; the rest are counted.
 const LISTED_DAYS: usize = 10;
 
@@ -33,7 +33,7 @@ pub(super) struct Group {
 
 /// Compute days and storage rows of one bill.
 #[derive(Debug, Default)]
-pub struct IdleStorage {
+pub(crate) struct IdleStorage {
     /// (resource hash, day) pairs with a compute charge.
     pub(super) compute: FxHashSet<(u64, i32)>,
     /// Resources with any compute charge.
@@ -53,13 +53,13 @@ pub struct IdleStorage {
 
 impl IdleStorage {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
-    pub fn add(&mut self, item: &LineItem, part: usize) {
+    pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
         if let Some(event) = Event::of(item) {
             self.apply(event, part, || Event::names(item));
         }
     }
 
-    pub fn report(self, currency: Option<&str>, sink: &mut Sink<'_>) {
+    pub(crate) fn report(self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if self.bill_days.is_empty() {
             return;
         }
@@ -253,7 +253,7 @@ impl IdleStorage {
 
     /// Replays the events of the rows that follow, as if each row were
     /// added here (`part`: the part of the bill they come from).
-    pub fn replay(&mut self, later: Events, part: usize) {
+    pub(crate) fn replay(&mut self, later: Events, part: usize) {
         let text = |r: &Range<usize>| later.text.get(r.clone()).unwrap_or("").to_string();
         for (event, names) in &later.list {
             let names = || match names {

@@ -36,7 +36,7 @@ use Category::*;
 mod services;
 
 /// Every built-in rule, in the order they are tried: the tiers of
-/// [`TIERS`], then the managed services of [`services::SERVICES`].
+/// `TIERS`, then the managed services of `services::SERVICES`.
 pub const BUILTIN: &[Rule] =
     &concat::<{ TIERS.len() + services::SERVICES.len() }>(TIERS, services::SERVICES);
 

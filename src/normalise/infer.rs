@@ -46,7 +46,7 @@ pub struct InferredColumn {
 
 /// How a table was read.
 #[derive(Debug, Clone)]
-pub struct Inference {
+pub(crate) struct Inference {
     pub map: ColumnMap,
     /// Index (into the rows given) of the header row, if the file has one.
     pub header: Option<usize>,
@@ -59,7 +59,9 @@ pub struct Inference {
 
 /// Why a table cannot be read by inference.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InferError {
+// Each variant says what is missing (`NoTable`, `NoMoney`, `NoSuchColumn`).
+#[allow(clippy::enum_variant_names)]
+pub(crate) enum InferError {
     /// Fewer than two rows of at least two cells of one width.
     NoTable,
     /// No column holds numbers: nothing is money.
@@ -130,7 +132,7 @@ fn named_role(cell: &str) -> Option<Role> {
 }
 
 /// Infers the columns of `rows` (the first records of a file).
-pub fn infer(
+pub(crate) fn infer(
     rows: &[Vec<String>],
     overrides: &ColumnOverrides,
     mark: DecimalMark,
@@ -472,7 +474,7 @@ mod tests;
 
 /// The profile an inferred file is read with (`format` in the report):
 /// no aliases of its own, the columns come from [`infer`].
-pub fn profile() -> &'static super::profile::Profile {
+pub(crate) fn profile() -> &'static super::profile::Profile {
     static P: std::sync::LazyLock<super::profile::Profile> = std::sync::LazyLock::new(|| {
         let mut p = generic();
         p.name = "inferred-csv".into();

@@ -23,7 +23,7 @@ fn prop(s: &str) -> String {
 }
 
 /// `--format github`: the [`Renderer`](super::Renderer) of the format.
-pub fn write(
+pub(crate) fn write(
     report: &Report,
     _ctx: &super::Context,
     out: &mut dyn std::io::Write,
@@ -31,7 +31,7 @@ pub fn write(
     out.write_all(render(report).as_bytes())
 }
 
-pub fn render(report: &Report) -> String {
+pub(crate) fn render(report: &Report) -> String {
     let mut out = String::new();
     for b in &report.bills {
         for f in &b.findings {

@@ -18,7 +18,7 @@ use super::{Context, Weight};
 use crate::expect::Report;
 
 /// GitLab's severity for a result of this weight.
-pub fn severity(w: Weight) -> &'static str {
+pub(crate) fn severity(w: Weight) -> &'static str {
     match w {
         Weight::InputError => "critical",
         Weight::Fails => "major",
@@ -83,7 +83,7 @@ fn issue(
 }
 
 /// `--format gitlab`: the [`Renderer`](super::Renderer) of the format.
-pub fn write(
+pub(crate) fn write(
     report: &Report,
     ctx: &super::Context,
     out: &mut dyn std::io::Write,
@@ -91,7 +91,7 @@ pub fn write(
     out.write_all(render(report, ctx).as_bytes())
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut fp = Fingerprints(HashMap::new());
     let mut issues: Vec<Value> = Vec::new();
     for b in &report.bills {

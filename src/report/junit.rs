@@ -39,7 +39,7 @@ fn take<'a>(report: &'a Report, given: &mut [bool], bill: &str) -> Option<&'a Ou
 }
 
 /// `--format junit`: the [`Renderer`](super::Renderer) of the format.
-pub fn write(
+pub(crate) fn write(
     report: &Report,
     ctx: &super::Context,
     out: &mut dyn std::io::Write,
@@ -47,7 +47,7 @@ pub fn write(
     out.write_all(render(report, ctx).as_bytes())
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut junit = JUnit::new("billaudit");
     let mut given = vec![false; report.expectations.len()];
     for b in &report.bills {

@@ -1,19 +1,19 @@
 //! Stage 5: rendering. One file per output format, chosen by a plain match.
 //! Reports go to stdout; progress and errors never do.
 
-pub mod csv;
+pub(crate) mod csv;
 pub mod focus;
 pub mod focus_parquet;
-pub mod github;
-pub mod gitlab;
+pub(crate) mod github;
+pub(crate) mod gitlab;
 pub mod html;
 pub mod human;
 pub mod json;
-pub mod junit;
+pub(crate) mod junit;
 pub mod lines;
-pub mod markdown;
+pub(crate) mod markdown;
 pub mod paint;
-pub mod sarif;
+pub(crate) mod sarif;
 
 use std::io;
 

@@ -10,7 +10,7 @@ use super::Rule;
 use crate::model::Category::*;
 
 /// The managed-service rules, in order; they end [`super::BUILTIN`].
-pub const SERVICES: &[Rule] = &[
+pub(super) const SERVICES: &[Rule] = &[
     Rule {
         id: "service-ai-ml",
         category: Other,
