@@ -136,23 +136,29 @@ fn targets(text: &str) -> Vec<String> {
     out
 }
 
+/// The first of `lines` joined with the ones after it up to the line that
+/// closes its braces: a group (`use crate::{...}`) may span lines.
+fn joined_group(lines: &[&str]) -> String {
+    let mut joined = String::new();
+    let mut depth = 0i32;
+    for next in lines {
+        joined.push_str(next);
+        joined.push(' ');
+        depth += next.matches('{').count() as i32 - next.matches('}').count() as i32;
+        if depth <= 0 {
+            break;
+        }
+    }
+    joined
+}
+
 /// `(line number, target module)` for every `crate::` reference in `source`.
 fn references(source: &str) -> Vec<(usize, String)> {
     let lines: Vec<&str> = source.lines().map(code_of).collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if line.contains("crate::{") {
-            // a group may span lines: join up to the line that closes it
-            let mut joined = String::new();
-            let mut depth = 0i32;
-            for next in &lines[i..] {
-                joined.push_str(next);
-                joined.push(' ');
-                depth += next.matches('{').count() as i32 - next.matches('}').count() as i32;
-                if depth <= 0 {
-                    break;
-                }
-            }
+            let joined = joined_group(&lines[i..]);
             let start = joined.find("crate::{").unwrap_or(0);
             let head = &joined[..start]; // any plain `crate::x` before the group
             out.extend(targets(head).into_iter().map(|t| (i + 1, t)));
@@ -546,17 +552,7 @@ fn rooted_paths(source: &str) -> Vec<RootedPath> {
         if !line.contains("crate::") && !line.contains("super::") {
             continue;
         }
-        // a group may span lines: join up to the line that closes it
-        let mut joined = String::new();
-        let mut open = 0i32;
-        for next in &lines[i..] {
-            joined.push_str(next);
-            joined.push(' ');
-            open += next.matches('{').count() as i32 - next.matches('}').count() as i32;
-            if open <= 0 {
-                break;
-            }
-        }
+        let joined = joined_group(&lines[i..]);
         for start in ["crate::", "super::"] {
             for (at, _) in line.match_indices(start) {
                 let before = line[..at].chars().next_back();

@@ -18,7 +18,7 @@ pub struct CommonArgs {
     pub paths: Vec<String>,
 
     /// Output format; `html` is one self-contained page with charts (`> report.html`).
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    #[arg(long, value_enum, default_value_t = FormatArg(Format::Human))]
     pub format: FormatArg,
 
     /// Lowest severity that fails the run (exit code 1) [default: error, or billaudit.toml's fail-on].
@@ -81,47 +81,36 @@ pub struct CommonArgs {
     pub color: super::color::ColorArgs,
 }
 
-/// The values of `--format`, mirroring [`Format`] (the library has no
-/// clap). The doc comments are the `--format` help.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum FormatArg {
-    /// Tables and findings for people (default).
-    #[default]
-    Human,
-    /// One JSON document (docs/json-output.md).
-    Json,
-    /// One JSON object per bill, streamed as each finishes.
-    Jsonl,
-    /// One CSV row per bill, safe to open in a spreadsheet.
-    Csv,
-    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
-    Markdown,
-    /// JUnit XML: a testsuite per bill, a testcase per check.
-    Junit,
-    /// SARIF 2.1.0 for code-scanning tools.
-    Sarif,
-    /// GitHub Actions annotations (`::error file=...,line=...::`).
-    Github,
-    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
-    Gitlab,
-    /// One self-contained HTML page with charts (`> report.html`).
-    Html,
+/// The values of `--format`: [`Format`] as a clap value, its names and
+/// help lines read from the library's table ([`Format::ALL`]), so the
+/// library has no clap and the text is written once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FormatArg(pub Format);
+
+/// [`Format::ALL`] as clap values.
+const FORMAT_ARGS: [FormatArg; Format::ALL.len()] = {
+    let mut out = [FormatArg(Format::Human); Format::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = FormatArg(Format::ALL[i]);
+        i += 1;
+    }
+    out
+};
+
+impl ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &FORMAT_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.help()))
+    }
 }
 
 impl From<FormatArg> for Format {
     fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Human => Format::Human,
-            FormatArg::Json => Format::Json,
-            FormatArg::Jsonl => Format::Jsonl,
-            FormatArg::Csv => Format::Csv,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Junit => Format::Junit,
-            FormatArg::Sarif => Format::Sarif,
-            FormatArg::Github => Format::Github,
-            FormatArg::Gitlab => Format::Gitlab,
-            FormatArg::Html => Format::Html,
-        }
+        f.0
     }
 }
 

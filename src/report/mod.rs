@@ -27,30 +27,80 @@ pub use crate::model::dec;
 pub use crate::terminal::{term_report, term_text};
 
 /// Output formats of `billaudit audit` and `billaudit check` (the
-/// command line's `--format` mirrors them in `src/cli/args.rs`).
+/// command line's `--format` is `cli::args::FormatArg`, built from
+/// [`Format::ALL`], [`Format::name`] and [`Format::help`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// Tables and findings for people (default).
     #[default]
     Human,
-    /// One JSON document (docs/json-output.md).
     Json,
-    /// One JSON object per bill, streamed as each finishes.
     Jsonl,
-    /// One CSV row per bill, safe to open in a spreadsheet.
     Csv,
-    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
     Markdown,
-    /// JUnit XML: a testsuite per bill, a testcase per check.
     Junit,
-    /// SARIF 2.1.0 for code-scanning tools.
     Sarif,
-    /// GitHub Actions annotations (`::error file=...,line=...::`).
     Github,
-    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
     Gitlab,
-    /// One self-contained HTML page with charts (`> report.html`).
     Html,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 10] = [
+        Format::Human,
+        Format::Json,
+        Format::Jsonl,
+        Format::Csv,
+        Format::Markdown,
+        Format::Junit,
+        Format::Sarif,
+        Format::Github,
+        Format::Gitlab,
+        Format::Html,
+    ];
+
+    /// The format's name, as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        self.row().0
+    }
+
+    /// What the format is for, one line (the `--format` help).
+    pub fn help(self) -> &'static str {
+        self.row().1
+    }
+
+    fn row(self) -> (&'static str, &'static str) {
+        match self {
+            Format::Human => ("human", "Tables and findings for people (default)"),
+            Format::Json => ("json", "One JSON document (docs/json-output.md)"),
+            Format::Jsonl => (
+                "jsonl",
+                "One JSON object per bill, streamed as each finishes",
+            ),
+            Format::Csv => ("csv", "One CSV row per bill, safe to open in a spreadsheet"),
+            Format::Markdown => (
+                "markdown",
+                "Markdown for pull-request comments and $GITHUB_STEP_SUMMARY",
+            ),
+            Format::Junit => (
+                "junit",
+                "JUnit XML: a testsuite per bill, a testcase per check",
+            ),
+            Format::Sarif => ("sarif", "SARIF 2.1.0 for code-scanning tools"),
+            Format::Github => (
+                "github",
+                "GitHub Actions annotations (`::error file=...,line=...::`)",
+            ),
+            Format::Gitlab => (
+                "gitlab",
+                "GitLab Code Quality JSON (`> gl-code-quality-report.json`)",
+            ),
+            Format::Html => (
+                "html",
+                "One self-contained HTML page with charts (`> report.html`)",
+            ),
+        }
+    }
 }
 
 /// What a result weighs in the run's verdict: the formats with levels
