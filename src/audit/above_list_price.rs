@@ -15,7 +15,7 @@ use crate::vocab::checks::Check;
 /// half a unit of the amount's last decimal. Refunds are negative on both
 /// sides: `-7.20` payable against `-8.00` list is a discounted refund, not
 /// a surcharge; `-9.00` is a credit larger than listed.
-pub fn excess(item: &LineItem) -> Option<Decimal> {
+pub(crate) fn excess(item: &LineItem) -> Option<Decimal> {
     let list = item.list_amount?;
     let above = if list < Decimal::ZERO {
         item.amount < list
@@ -29,7 +29,7 @@ pub fn excess(item: &LineItem) -> Option<Decimal> {
     (above && over > half_unit(item.amount)).then_some(over)
 }
 
-pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
+pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     if let (Some(over), Some(list)) = (excess(item), item.list_amount) {
         sink.emit(
             Check::AboveListPrice,

@@ -280,3 +280,26 @@ impl<'p> BillBuilder<'p> {
         }
     }
 }
+
+// ---- the rows read on other threads: a partial, merged in file order.
+
+impl<'p> BillBuilder<'p> {
+    /// Adds the rows of a partial (of the part being read), right after the
+    /// rows added so far: the bill finishes as if they were added one by one.
+    pub fn absorb(&mut self, later: Partial<'p>) {
+        let sums = later.figures_of();
+        partial::add_figures(&mut self.figures(), sums);
+        let part = self.sink.part();
+        later.log.replay(&mut self.duplicates, &mut self.sink);
+        self.unclassified.merge(later.unclassified.in_part(part));
+        self.top_hidden.merge(later.top_hidden.in_part(part));
+        self.monthly.merge(later.monthly);
+        self.idle_storage.replay(later.idle_storage, part);
+        self.granularity.merge(later.granularity);
+        self.gpu.merge(later.gpu);
+        self.commitments.merge(later.commitments.in_part(part));
+        self.contract.merge(later.contract);
+        self.list.merge(later.list);
+        self.plans.merge(later.plans.in_part(part));
+    }
+}

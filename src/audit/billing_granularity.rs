@@ -7,7 +7,7 @@ use crate::vocab::checks::Check;
 
 /// Running figures of one bill.
 #[derive(Debug, Default)]
-pub struct Granularity {
+pub(crate) struct Granularity {
     /// Compute lines with a time unit and start and end.
     timed: u64,
     fractional: u64,
@@ -24,7 +24,7 @@ pub struct Granularity {
 }
 
 impl Granularity {
-    pub fn add(&mut self, item: &LineItem) {
+    pub(crate) fn add(&mut self, item: &LineItem) {
         // One fractional quantity and the bill is not rounded: nothing
         // below can change the (empty) report any more.
         if item.category != Category::Compute || self.fractional > 0 {
@@ -99,7 +99,7 @@ impl Granularity {
     /// line's amount and per-second cost are kept for the bill to add in
     /// file order ([`Granularity::merge`]), so that the sum of costs (of up
     /// to 28 digits) rounds as on one thread.
-    pub fn deferred() -> Self {
+    pub(crate) fn deferred() -> Self {
         Granularity {
             deferred: Some(Vec::new()),
             ..Granularity::default()
@@ -109,7 +109,7 @@ impl Granularity {
     /// Adds the figures of a range's rows ([`Granularity::deferred`]) right
     /// after these. After a fractional quantity nothing is counted any
     /// more, as in [`Granularity::add`].
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         debug_assert!(later.rounded == 0, "only a range's figures are merged");
         if self.fractional > 0 {
             return;
@@ -121,7 +121,7 @@ impl Granularity {
         }
     }
 
-    pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
+    pub(crate) fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if self.rounded == 0 || self.fractional > 0 {
             return;
         }

@@ -14,7 +14,7 @@ fn is_hours(unit: &str) -> bool {
     unit_hours(&fold(unit)) == Some(Decimal::ONE)
 }
 
-pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
+pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     let (Some(start), Some(end), Some(q), Some(unit)) =
         (item.start, item.end, item.quantity, item.unit.as_deref())
     else {

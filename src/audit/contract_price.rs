@@ -13,7 +13,7 @@ use crate::vocab::checks::Check;
 /// What a line was billed above its contract: (contracted cost, excess,
 /// where the contracted cost comes from). `None` when it is not above, or
 /// is not compared (see the check's documentation in `vocab::checks`).
-pub fn excess(item: &LineItem) -> Option<(Decimal, Decimal, &'static str)> {
+pub(crate) fn excess(item: &LineItem) -> Option<(Decimal, Decimal, &'static str)> {
     let t = item.terms.as_deref()?;
     if item.amount <= Decimal::ZERO {
         return None;
@@ -48,7 +48,7 @@ pub fn excess(item: &LineItem) -> Option<(Decimal, Decimal, &'static str)> {
     Some((contracted, over, source))
 }
 
-pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
+pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     let Some((contracted, over, source)) = excess(item) else {
         return;
     };
@@ -70,7 +70,7 @@ pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
 /// `above-contracted-price`; their list amount, `above-list-price`): how
 /// many, and by how much in all.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Excess {
+pub(crate) struct Excess {
     check: Check,
     /// What they were billed above, for the message (`their list amount`).
     above: &'static str,
@@ -79,7 +79,7 @@ pub struct Excess {
 }
 
 impl Excess {
-    pub fn new(check: Check, above: &'static str) -> Self {
+    pub(crate) fn new(check: Check, above: &'static str) -> Self {
         Excess {
             check,
             above,
@@ -89,17 +89,17 @@ impl Excess {
     }
 
     /// The lines billed above their contract.
-    pub fn contract() -> Self {
+    pub(crate) fn contract() -> Self {
         Excess::new(Check::AboveContractedPrice, "their contracted cost")
     }
 
     /// The lines billed above their list amount.
-    pub fn list() -> Self {
+    pub(crate) fn list() -> Self {
         Excess::new(Check::AboveListPrice, "their list amount")
     }
 
     /// Counts a line that is `over` above its figure (`None`: it is not).
-    pub fn add(&mut self, over: Option<Decimal>) {
+    pub(crate) fn add(&mut self, over: Option<Decimal>) {
         if let Some(over) = over {
             self.lines += 1;
             self.over = self.over.saturating_add(over);
@@ -107,14 +107,14 @@ impl Excess {
     }
 
     /// Adds the lines of the rows right after these.
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         self.lines += later.lines;
         self.over = self.over.saturating_add(later.over);
     }
 
     /// A finding on the whole bill with the sum, when more than one line
     /// was billed above its figure (one line's finding says it all).
-    pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
+    pub(crate) fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if self.lines > 1 {
             sink.emit(
                 self.check,

@@ -8,7 +8,7 @@ use crate::model::LineItem;
 use crate::vocab::checks::Check;
 
 /// At most this many distinct rows are remembered at once (about 4 MB).
-pub const MAX_REMEMBERED: usize = 1 << 17;
+pub(crate) const MAX_REMEMBERED: usize = 1 << 17;
 
 /// Slots of the table: twice the rows remembered, so probes stay short.
 const SLOTS: usize = 2 * MAX_REMEMBERED;
@@ -45,12 +45,12 @@ impl Seen {
 /// The row's key in the table (never 0): what a worker thread computes for
 /// each item of its range, for the ordering thread to look up
 /// ([`Seen::add_key`]).
-pub fn row_key(item: &LineItem) -> u64 {
+pub(crate) fn row_key(item: &LineItem) -> u64 {
     key(item).max(1)
 }
 
 /// What a repeat's finding says of the row: its description and amount.
-pub fn repeat_text(description: &str, amount: Decimal, currency: Option<&str>) -> String {
+pub(crate) fn repeat_text(description: &str, amount: Decimal, currency: Option<&str>) -> String {
     format!("{description} {}", super::money(amount, currency))
 }
 

@@ -12,7 +12,7 @@ use super::usage::{Memo, item_days};
 use crate::model::{Category, LineItem};
 
 /// At most this many distinct days are kept per model (ten years).
-pub const MAX_DAYS: usize = 3660;
+pub(crate) const MAX_DAYS: usize = 3660;
 
 /// The use of one GPU model in one bill.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +53,7 @@ struct Tally {
 
 /// Accumulates [`GpuUsage`] one item at a time.
 #[derive(Debug, Default)]
-pub struct GpuTally {
+pub(crate) struct GpuTally {
     models: BTreeMap<&'static str, Tally>,
     pub(super) memo: Memo,
     /// Set for a range's tally ([`GpuTally::deferred`]): its lines, kept
@@ -78,14 +78,14 @@ impl GpuTally {
     /// hours of each line are found here, and the lines are added to the
     /// bill's tally in file order ([`GpuTally::merge`]), so that its sums
     /// (of hours with up to 28 digits) round as on one thread.
-    pub fn deferred() -> Self {
+    pub(crate) fn deferred() -> Self {
         GpuTally {
             uses: Some(Vec::new()),
             ..GpuTally::default()
         }
     }
 
-    pub fn add(&mut self, item: &LineItem) {
+    pub(crate) fn add(&mut self, item: &LineItem) {
         if item.category != Category::Compute {
             return;
         }
@@ -148,14 +148,14 @@ impl GpuTally {
 
     /// Adds the lines of a range's tally ([`GpuTally::deferred`]) of the
     /// rows right after these, one by one.
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         debug_assert!(later.models.is_empty(), "only a range's tally is merged");
         for (model, u) in later.uses.into_iter().flatten() {
             self.record(model, u);
         }
     }
 
-    pub fn finish(self) -> Vec<GpuUsage> {
+    pub(crate) fn finish(self) -> Vec<GpuUsage> {
         self.models
             .into_iter()
             .map(|(model, t)| GpuUsage {

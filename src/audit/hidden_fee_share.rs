@@ -3,7 +3,7 @@ use crate::model::Category;
 use crate::vocab::checks::Check;
 
 /// Fires when hidden / subtotal > threshold (compared exactly, not rounded).
-pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
+pub(crate) fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
     if f.subtotal <= rust_decimal::Decimal::ZERO {
         return;
     }

@@ -1,8 +1,10 @@
 //! `idle-storage`'s view of each row, and the rows of a range read on
 //! another thread ([`Events`]).
 //!
-//! The check keeps at most [`MAX_COMPUTE_PAIRS`], [`MAX_STORAGE_ROWS`] and
-//! [`MAX_RESOURCES`]; which rows those limits leave out depends on every
+//! The check keeps at most
+//! [`MAX_COMPUTE_PAIRS`](super::idle_storage::MAX_COMPUTE_PAIRS),
+//! [`MAX_STORAGE_ROWS`](super::idle_storage::MAX_STORAGE_ROWS) and
+//! [`MAX_RESOURCES`](super::idle_storage::MAX_RESOURCES); which rows those limits leave out depends on every
 //! row before them, so two ranges' states cannot be merged exactly in
 //! bounded memory. A worker does the costly part of each row instead (the
 //! hashes of its texts, its days) and the bill replays the compact events
@@ -13,15 +15,12 @@ use std::ops::Range;
 use rust_decimal::Decimal;
 use rustc_hash::FxHashSet;
 
-use super::idle_storage::{
-    Group, IdleStorage, MAX_COMPUTE_PAIRS, MAX_NAME, MAX_RESOURCES, MAX_STORAGE_ROWS,
-};
 use super::usage::{hash_text, item_days};
 use crate::model::{Category, LineItem};
 
 /// What one row means to `idle-storage`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Event {
+pub(crate) enum Event {
     /// A compute charge of a resource (its hash) on days `first..=last`.
     Compute {
         resource: Option<u64>,
@@ -41,11 +40,11 @@ pub enum Event {
 }
 
 /// A storage group's resource id and description, cut for the message.
-pub type Names = (Option<String>, String);
+pub(crate) type Names = (Option<String>, String);
 
 impl Event {
     /// The row's event; `None` for a row the check does not look at.
-    pub fn of(item: &LineItem) -> Option<Event> {
+    pub(crate) fn of(item: &LineItem) -> Option<Event> {
         let kept = matches!(
             item.category,
             Category::Compute | Category::Storage | Category::StorageReplica
@@ -73,13 +72,16 @@ impl Event {
     }
 
     /// The names a storage group keeps of its first row.
-    pub fn names(item: &LineItem) -> Names {
+    pub(crate) fn names(item: &LineItem) -> Names {
         (
             item.resource.as_deref().map(|r| kept(r).to_string()),
             kept(&item.description).to_string(),
         )
     }
 }
+
+/// A resource id is kept for the message up to this many characters.
+pub(super) const MAX_NAME: usize = 200;
 
 /// The part of a name a group keeps: its first [`MAX_NAME`] characters.
 fn kept(s: &str) -> &str {
@@ -89,92 +91,18 @@ fn kept(s: &str) -> &str {
     }
 }
 
-impl IdleStorage {
-    /// Adds one row's event; `names` are asked for when it starts a group.
-    pub(super) fn apply(&mut self, event: Event, part: usize, names: impl FnOnce() -> Names) {
-        match event {
-            Event::Compute {
-                resource,
-                first,
-                last,
-            } => {
-                if self.last_compute == Some((resource, first, last)) {
-                    return;
-                }
-                self.last_compute = Some((resource, first, last));
-                for d in first..=last {
-                    self.bill_days.insert(d);
-                }
-                let Some(r) = resource else { return };
-                if self.compute.len() >= MAX_COMPUTE_PAIRS {
-                    self.dropped += 1;
-                    return;
-                }
-                self.compute_resources.insert(r);
-                for d in first..=last {
-                    self.compute.insert((r, d));
-                }
-            }
-            Event::Storage {
-                key,
-                first,
-                last,
-                amount,
-                point,
-                line,
-            } => {
-                if self.storage_rows >= MAX_STORAGE_ROWS {
-                    self.dropped += 1;
-                    return;
-                }
-                if self.groups.len() >= MAX_RESOURCES && !self.groups.contains_key(&key) {
-                    self.dropped += 1;
-                    return;
-                }
-                self.storage_rows += 1;
-                let g = self.groups.entry(key).or_insert_with(|| {
-                    let (name, item) = names();
-                    Group {
-                        name,
-                        item,
-                        first_part: part,
-                        first_line: line,
-                        spans: Vec::new(),
-                        scale: 0,
-                    }
-                });
-                g.scale = g.scale.max(amount.scale());
-                g.spans.push((first, last, amount, point));
-            }
-        }
-    }
-
-    /// Replays the events of the rows that follow, as if each row were
-    /// added here (`part`: the part of the bill they come from).
-    pub fn replay(&mut self, later: Events, part: usize) {
-        let text = |r: &Range<usize>| later.text.get(r.clone()).unwrap_or("").to_string();
-        for (event, names) in &later.list {
-            let names = || match names {
-                Some((resource, item)) => (resource.as_ref().map(text), text(item)),
-                None => Names::default(),
-            };
-            self.apply(event.clone(), part, names);
-        }
-    }
-}
-
 /// Where a group's names are in [`Events::text`].
 type NameRanges = (Option<Range<usize>>, Range<usize>);
 
 /// The events of consecutive rows, read on another thread.
 #[derive(Debug, Clone, Default)]
-pub struct Events {
+pub(crate) struct Events {
     /// Each event, with the names of its group when it is the group's
     /// first row here (a group is only ever started by such a row: one
     /// left out by a limit leaves out every later row of its group too).
-    list: Vec<(Event, Option<NameRanges>)>,
+    pub(super) list: Vec<(Event, Option<NameRanges>)>,
     /// The names, one after the other.
-    text: String,
+    pub(super) text: String,
     /// The groups seen here.
     groups: FxHashSet<(Option<u64>, u64)>,
     /// The last compute event: the same again adds nothing.
@@ -182,7 +110,7 @@ pub struct Events {
 }
 
 impl Events {
-    pub fn push(&mut self, item: &LineItem) {
+    pub(crate) fn push(&mut self, item: &LineItem) {
         let Some(event) = Event::of(item) else {
             return;
         };
@@ -210,7 +138,7 @@ impl Events {
     }
 
     /// Appends the events of the rows right after these.
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         let base = self.text.len();
         self.text.push_str(&later.text);
         let moved = |r: Range<usize>| r.start + base..r.end + base;
@@ -227,7 +155,7 @@ impl Events {
     }
 
     /// Moves every line by `by` (a range counts its lines from its start).
-    pub fn shift_lines(&mut self, by: u64) {
+    pub(crate) fn shift_lines(&mut self, by: u64) {
         for (e, _) in &mut self.list {
             if let Event::Storage { line, .. } = e {
                 *line += by;

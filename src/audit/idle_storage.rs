@@ -1,4 +1,5 @@
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -7,18 +8,16 @@ use rust_decimal::Decimal;
 use chrono::{Datelike, NaiveDate};
 
 use super::Sink;
-use super::idle_events::Event;
+use super::idle_events::{Event, Events, Names};
 use super::usage::{day_text, round_money};
 use crate::model::LineItem;
 use crate::vocab::checks::Check;
 
-pub const MAX_RESOURCES: usize = 10_000;
-pub const MAX_STORAGE_ROWS: usize = 50_000;
-pub const MAX_COMPUTE_PAIRS: usize = 100_000;
+pub(crate) const MAX_RESOURCES: usize = 10_000;
+pub(crate) const MAX_STORAGE_ROWS: usize = 50_000;
+pub(crate) const MAX_COMPUTE_PAIRS: usize = 100_000;
 /// Idle days listed in a finding; the rest are counted.
 const LISTED_DAYS: usize = 10;
-/// A resource id is kept for the message up to this many characters.
-pub(super) const MAX_NAME: usize = 200;
 
 #[derive(Debug)]
 pub(super) struct Group {
@@ -34,7 +33,7 @@ pub(super) struct Group {
 
 /// Compute days and storage rows of one bill.
 #[derive(Debug, Default)]
-pub struct IdleStorage {
+pub(crate) struct IdleStorage {
     /// (resource hash, day) pairs with a compute charge.
     pub(super) compute: FxHashSet<(u64, i32)>,
     /// Resources with any compute charge.
@@ -54,13 +53,13 @@ pub struct IdleStorage {
 
 impl IdleStorage {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
-    pub fn add(&mut self, item: &LineItem, part: usize) {
+    pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
         if let Some(event) = Event::of(item) {
             self.apply(event, part, || Event::names(item));
         }
     }
 
-    pub fn report(self, currency: Option<&str>, sink: &mut Sink<'_>) {
+    pub(crate) fn report(self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if self.bill_days.is_empty() {
             return;
         }
@@ -188,6 +187,82 @@ fn month_bounds((y, m): (i32, u32)) -> Option<(i32, i32)> {
         NaiveDate::from_ymd_opt(y, m + 1, 1)
     };
     Some((first?.num_days_from_ce(), next?.num_days_from_ce() - 1))
+}
+
+// ---- the events of `idle_events`, applied in file order.
+
+impl IdleStorage {
+    /// Adds one row's event; `names` are asked for when it starts a group.
+    pub(super) fn apply(&mut self, event: Event, part: usize, names: impl FnOnce() -> Names) {
+        match event {
+            Event::Compute {
+                resource,
+                first,
+                last,
+            } => {
+                if self.last_compute == Some((resource, first, last)) {
+                    return;
+                }
+                self.last_compute = Some((resource, first, last));
+                for d in first..=last {
+                    self.bill_days.insert(d);
+                }
+                let Some(r) = resource else { return };
+                if self.compute.len() >= MAX_COMPUTE_PAIRS {
+                    self.dropped += 1;
+                    return;
+                }
+                self.compute_resources.insert(r);
+                for d in first..=last {
+                    self.compute.insert((r, d));
+                }
+            }
+            Event::Storage {
+                key,
+                first,
+                last,
+                amount,
+                point,
+                line,
+            } => {
+                if self.storage_rows >= MAX_STORAGE_ROWS {
+                    self.dropped += 1;
+                    return;
+                }
+                if self.groups.len() >= MAX_RESOURCES && !self.groups.contains_key(&key) {
+                    self.dropped += 1;
+                    return;
+                }
+                self.storage_rows += 1;
+                let g = self.groups.entry(key).or_insert_with(|| {
+                    let (name, item) = names();
+                    Group {
+                        name,
+                        item,
+                        first_part: part,
+                        first_line: line,
+                        spans: Vec::new(),
+                        scale: 0,
+                    }
+                });
+                g.scale = g.scale.max(amount.scale());
+                g.spans.push((first, last, amount, point));
+            }
+        }
+    }
+
+    /// Replays the events of the rows that follow, as if each row were
+    /// added here (`part`: the part of the bill they come from).
+    pub(crate) fn replay(&mut self, later: Events, part: usize) {
+        let text = |r: &Range<usize>| later.text.get(r.clone()).unwrap_or("").to_string();
+        for (event, names) in &later.list {
+            let names = || match names {
+                Some((resource, item)) => (resource.as_ref().map(text), text(item)),
+                None => Names::default(),
+            };
+            self.apply(event.clone(), part, names);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use super::Emit;
 use crate::model::{Category, LineItem};
 use crate::vocab::checks::Check;
 
-pub const INBOUND: &[&str] = &[
+pub(crate) const INBOUND: &[&str] = &[
     "ingress",
     "inbound",
     "-in-bytes",
@@ -18,7 +18,7 @@ pub const INBOUND: &[&str] = &[
     // A GPU marketplace's `Instance 42 upload charge`: data sent to the host.
     "upload",
 ];
-pub const OUTBOUND: &[&str] = &[
+pub(crate) const OUTBOUND: &[&str] = &[
     "egress",
     "outbound",
     "出方向",
@@ -28,11 +28,11 @@ pub const OUTBOUND: &[&str] = &[
 ];
 
 /// Whether the texts describe inbound traffic (lowercase input).
-pub fn is_inbound(text: &str) -> bool {
+pub(crate) fn is_inbound(text: &str) -> bool {
     INBOUND.iter().any(|w| text.contains(w)) && !OUTBOUND.iter().any(|w| text.contains(w))
 }
 
-pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
+pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     if item.category != Category::Bandwidth || item.amount <= Decimal::ZERO {
         return;
     }

@@ -6,7 +6,7 @@ use crate::normalise::block::{block_in_text, declared_block};
 use crate::normalise::number::half_unit;
 use crate::vocab::checks::Check;
 
-pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
+pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     // A payable amount above the list amount is `above-list-price`'s; the
     // product is not compared with a list the line is already above.
     if super::above_list_price::excess(item).is_some() {
@@ -21,7 +21,7 @@ pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
 /// (or, without one, the amount) by more than their rounding and no
 /// declared block explains it; `None` when they agree or a figure is
 /// missing. `above-contracted-price` does not trust such a line either.
-pub fn product_mismatch(item: &LineItem) -> Option<String> {
+pub(crate) fn product_mismatch(item: &LineItem) -> Option<String> {
     let (Some(q), Some(p)) = (item.quantity, item.unit_price) else {
         return None;
     };

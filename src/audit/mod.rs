@@ -6,37 +6,37 @@
 //! (`vocab::checks`); `billaudit explain` and `docs/checks.md` are
 //! generated from it.
 
-pub mod above_list_price;
-pub mod accepted;
+pub(crate) mod above_list_price;
+pub(crate) mod accepted;
 pub mod baseline;
 mod bill;
-pub mod billing_granularity;
-pub mod billing_rounding;
-pub mod contract_price;
-pub mod duplicate_line;
+pub(crate) mod billing_granularity;
+pub(crate) mod billing_rounding;
+pub(crate) mod contract_price;
+pub(crate) mod duplicate_line;
 mod finding_log;
-pub mod gpu_usage;
-pub mod hidden_fee_share;
+pub(crate) mod gpu_usage;
+pub(crate) mod hidden_fee_share;
 pub mod hidden_items;
-pub mod idle_events;
-pub mod idle_storage;
-pub mod ingress_charged;
-pub mod line_arithmetic;
-pub mod monthly;
-pub mod parse_double_counted;
+pub(crate) mod idle_events;
+pub(crate) mod idle_storage;
+pub(crate) mod ingress_charged;
+pub(crate) mod line_arithmetic;
+pub(crate) mod monthly;
+pub(crate) mod parse_double_counted;
 mod partial;
-pub mod plan_cost;
-pub mod rate_above_reference;
-pub mod replica_redundancy;
-pub mod replica_share;
-pub mod scheduling_fee_share;
+pub(crate) mod plan_cost;
+pub(crate) mod rate_above_reference;
+pub(crate) mod replica_redundancy;
+pub(crate) mod replica_share;
+pub(crate) mod scheduling_fee_share;
 mod sink;
-pub mod subtotal_mismatch;
+pub(crate) mod subtotal_mismatch;
 mod thresholds;
-pub mod total_mismatch;
-pub mod unclassified_items;
-pub mod unused_commitment;
-pub mod usage;
+pub(crate) mod total_mismatch;
+pub(crate) mod unclassified_items;
+pub(crate) mod unused_commitment;
+pub(crate) mod usage;
 
 use std::collections::HashMap;
 
@@ -50,7 +50,7 @@ pub use bill::{Bill, BillBuilder};
 pub use finding_log::FindingLog;
 pub use partial::{Caches, Partial};
 pub use sink::{Emit, Sink};
-pub use thresholds::{Thresholds, default_text, parse_fraction, parse_share};
+pub use thresholds::{Flag, Thresholds, default_text, flags, parse_fraction, parse_share};
 
 pub use gpu_usage::GpuUsage;
 pub use hidden_items::{HiddenItem, TOP_HIDDEN, TopHidden};

@@ -18,15 +18,15 @@ pub struct Stated {
 }
 
 /// At most this multiple of a stated figure is recognised.
-pub const MAX_MULTIPLE: u32 = crate::vocab::invoice::MAX_MULTIPLE;
+pub(crate) const MAX_MULTIPLE: u32 = crate::vocab::invoice::MAX_MULTIPLE;
 
 /// Sums of stated figures are tried over at most this many of them (the
 /// first ones, by line): 2^12 subsets.
-pub const MAX_STATED: usize = 12;
+pub(crate) const MAX_STATED: usize = 12;
 
 /// `stated`: every subtotal and total the invoice states, in line order.
 /// The items: their sum (`subtotal`), and with tax and credits (`total`).
-pub fn check(
+pub(crate) fn check(
     stated: &[Stated],
     subtotal: Decimal,
     total: Decimal,

@@ -42,18 +42,18 @@ pub struct Partial<'p> {
     pub overflow_at: Option<u64>,
     /// The line of the first item, where a merged sum that no longer fits
     /// is said to overflow.
-    first_item: Option<u64>,
-    log: FindingLog<'p>,
-    unclassified: unclassified_items::Tally,
-    top_hidden: TopHidden,
-    monthly: MonthlyTally,
-    idle_storage: Events,
-    granularity: billing_granularity::Granularity,
-    gpu: gpu_usage::GpuTally,
-    commitments: unused_commitment::Commitments,
-    contract: contract_price::Excess,
-    list: contract_price::Excess,
-    plans: plan_cost::Plans,
+    pub(super) first_item: Option<u64>,
+    pub(super) log: FindingLog<'p>,
+    pub(super) unclassified: unclassified_items::Tally,
+    pub(super) top_hidden: TopHidden,
+    pub(super) monthly: MonthlyTally,
+    pub(super) idle_storage: Events,
+    pub(super) granularity: billing_granularity::Granularity,
+    pub(super) gpu: gpu_usage::GpuTally,
+    pub(super) commitments: unused_commitment::Commitments,
+    pub(super) contract: contract_price::Excess,
+    pub(super) list: contract_price::Excess,
+    pub(super) plans: plan_cost::Plans,
 }
 
 /// The caches of a partial's tallies (descriptions to GPU models, units to
@@ -187,7 +187,7 @@ impl<'p> Partial<'p> {
         }
     }
 
-    fn figures_of(&self) -> Sums {
+    pub(super) fn figures_of(&self) -> Sums {
         Sums {
             line_items: self.line_items,
             skipped: self.skipped,
@@ -211,7 +211,7 @@ pub(super) struct FiguresMut<'a> {
 }
 
 /// The plain figures of a later partial.
-struct Sums {
+pub(super) struct Sums {
     line_items: u64,
     skipped: SkipCounts,
     totals: Totals,
@@ -225,7 +225,7 @@ struct Sums {
 /// figure wins, the first overflow stays. A sum that overflows only now is
 /// said to overflow at the later rows' first item (the bill is refused
 /// either way; one thread would name the exact item).
-fn add_figures(to: &mut FiguresMut<'_>, later: Sums) {
+pub(super) fn add_figures(to: &mut FiguresMut<'_>, later: Sums) {
     *to.line_items += later.line_items;
     to.skipped.merge(later.skipped);
     for c in Category::ALL {
@@ -241,26 +241,5 @@ fn add_figures(to: &mut FiguresMut<'_>, later: Sums) {
     }
     if to.overflow_at.is_none() {
         *to.overflow_at = later.overflow_at;
-    }
-}
-
-impl<'p> BillBuilder<'p> {
-    /// Adds the rows of a partial (of the part being read), right after the
-    /// rows added so far: the bill finishes as if they were added one by one.
-    pub fn absorb(&mut self, later: Partial<'p>) {
-        let sums = later.figures_of();
-        add_figures(&mut self.figures(), sums);
-        let part = self.sink.part();
-        later.log.replay(&mut self.duplicates, &mut self.sink);
-        self.unclassified.merge(later.unclassified.in_part(part));
-        self.top_hidden.merge(later.top_hidden.in_part(part));
-        self.monthly.merge(later.monthly);
-        self.idle_storage.replay(later.idle_storage, part);
-        self.granularity.merge(later.granularity);
-        self.gpu.merge(later.gpu);
-        self.commitments.merge(later.commitments.in_part(part));
-        self.contract.merge(later.contract);
-        self.list.merge(later.list);
-        self.plans.merge(later.plans.in_part(part));
     }
 }

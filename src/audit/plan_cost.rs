@@ -24,7 +24,7 @@ use crate::vocab::checks::Check;
 use crate::vocab::commitment::{PLAN_UNITS, PLAN_WORDS};
 
 /// Whether a compute line is a plan rented for a period.
-pub fn is_plan(item: &LineItem) -> bool {
+pub(crate) fn is_plan(item: &LineItem) -> bool {
     let unit = item.unit.as_deref().map(|u| u.trim().to_lowercase());
     if unit.as_deref().is_some_and(|u| PLAN_UNITS.contains(&u)) {
         return true;
@@ -45,14 +45,14 @@ struct Model {
 
 /// The plan and usage lines of a bill, per GPU model.
 #[derive(Debug, Default)]
-pub struct Plans {
+pub(crate) struct Plans {
     models: BTreeMap<&'static str, Model>,
     memo: Memo,
 }
 
 impl Plans {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
-    pub fn add(&mut self, item: &LineItem, part: usize) {
+    pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
         if item.category != Category::Compute {
             return;
         }
@@ -77,7 +77,7 @@ impl Plans {
     }
 
     /// Adds the lines of the rows right after these.
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         for (k, l) in later.models {
             let m = self.models.entry(k).or_default();
             m.plan = m.plan.saturating_add(l.plan);
@@ -91,7 +91,7 @@ impl Plans {
     }
 
     /// The plans, their lines counted as of part `part` of the bill.
-    pub fn in_part(mut self, part: usize) -> Self {
+    pub(crate) fn in_part(mut self, part: usize) -> Self {
         for m in self.models.values_mut() {
             if let Some(f) = &mut m.first_plan {
                 f.0 = part;
@@ -101,7 +101,7 @@ impl Plans {
     }
 
     /// Moves the first plan lines by `by`.
-    pub fn shift_lines(&mut self, by: u64) {
+    pub(crate) fn shift_lines(&mut self, by: u64) {
         for m in self.models.values_mut() {
             if let Some(f) = &mut m.first_plan {
                 f.1 += by;
@@ -111,7 +111,7 @@ impl Plans {
 
     /// One finding per model whose plan cost more than its used hours at
     /// the on-demand price, on its first plan line.
-    pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
+    pub(crate) fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         let book = &sink.policy().price_book;
         for (model, m) in &self.models {
             let Some((part, line, desc)) = &m.first_plan else {

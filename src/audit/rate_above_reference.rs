@@ -65,7 +65,7 @@ fn unit_price(item: &LineItem) -> Option<Decimal> {
         .map(|p| p.round_dp(6).normalize())
 }
 
-pub fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
+pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     let book = &sink.policy().price_book;
     let Some(entry) = book.lookup(item) else {
         return;

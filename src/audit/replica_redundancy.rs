@@ -4,7 +4,7 @@ use super::{Figures, Sink, Thresholds};
 use crate::model::Category;
 use crate::vocab::checks::Check;
 
-pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
+pub(crate) fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
     let storage = f.totals.get(Category::Storage);
     let replica = f.totals.get(Category::StorageReplica);
     if replica <= Decimal::ZERO {

@@ -2,7 +2,7 @@ use super::{Figures, Sink, Thresholds, percent};
 use crate::model::Category;
 use crate::vocab::checks::Check;
 
-pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
+pub(crate) fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
     if f.subtotal <= rust_decimal::Decimal::ZERO {
         return;
     }

@@ -4,7 +4,7 @@ use super::{Figures, Sink, Thresholds, percent};
 use crate::model::Category;
 use crate::vocab::checks::Check;
 
-pub fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
+pub(crate) fn check(f: &Figures<'_>, t: &Thresholds, sink: &mut Sink<'_>) {
     let compute = f.totals.get(Category::Compute);
     let sched = f.totals.get(Category::Scheduling);
     if sched <= Decimal::ZERO {

@@ -3,7 +3,7 @@ use rust_decimal::Decimal;
 use super::{Figures, Sink, money};
 use crate::vocab::checks::Check;
 
-pub fn check(
+pub(crate) fn check(
     stated_subtotal: Option<(u64, Decimal)>,
     f: &Figures<'_>,
     currency: Option<&str>,

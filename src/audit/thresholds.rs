@@ -1,6 +1,6 @@
 //! The thresholds of the share checks: one type, read from billaudit.toml
 //! (`[thresholds]`, keyed by check code) and from the command line
-//! (`#[command(flatten)]`), whose defaults are the check table's
+//! (the [`Flag`]s, which `src/cli` turns into clap arguments), whose defaults are the check table's
 //! ([`Ratio::default`](crate::vocab::checks::Ratio)).
 //!
 //! A value remembers which thresholds were set explicitly, so that the
@@ -9,7 +9,6 @@
 
 use std::fmt;
 
-use clap::{Arg, ArgMatches, Command, FromArgMatches};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -346,51 +345,43 @@ impl<'de> Deserialize<'de> for Thresholds {
     }
 }
 
-// ---- the command line: one flag per check with a threshold.
+// ---- the command line: one flag per check with a threshold, described
+// as data; `src/cli` turns each into a clap argument (the library has no
+// clap).
 
-impl clap::Args for Thresholds {
-    fn augment_args(mut cmd: Command) -> Command {
-        for (c, r) in ratios() {
-            cmd = cmd.arg(
-                Arg::new(r.flag)
-                    .long(r.flag)
-                    .value_name(r.value_name)
-                    .value_parser(if is_share(&r) {
-                        parse_share
-                    } else {
-                        parse_fraction
-                    })
-                    .help(format!(
-                        "`{}` threshold: {}; {} [default: {}]",
-                        c.code(),
-                        r.help,
-                        forms(&r),
-                        default_text(&r)
-                    )),
-            );
-        }
-        cmd
-    }
-    fn augment_args_for_update(cmd: Command) -> Command {
-        Self::augment_args(cmd)
-    }
+/// The command-line flag of one threshold: `--hidden-threshold <SHARE>`.
+pub struct Flag {
+    /// The check the threshold belongs to.
+    pub check: Check,
+    /// The long flag, without `--`.
+    pub name: &'static str,
+    /// `SHARE` or `RATIO`.
+    pub value_name: &'static str,
+    /// The help line: the check, what it bounds, the forms, the default.
+    pub help: String,
+    /// Reads the flag's value: a share is at most 100%.
+    pub parse: fn(&str) -> Result<Decimal, String>,
 }
 
-impl FromArgMatches for Thresholds {
-    /// The defaults, with the flags given set explicitly.
-    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
-        let mut t = Thresholds::default();
-        t.update_from_arg_matches(m)?;
-        Ok(t)
-    }
-    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
-        for (c, r) in ratios() {
-            if let Some(v) = m.get_one::<Decimal>(r.flag) {
-                self.set(c, *v);
-            }
-        }
-        Ok(())
-    }
+/// The flags of the share checks, in the order of the check table.
+pub fn flags() -> impl Iterator<Item = Flag> {
+    ratios().map(|(c, r)| Flag {
+        check: c,
+        name: r.flag,
+        value_name: r.value_name,
+        help: format!(
+            "`{}` threshold: {}; {} [default: {}]",
+            c.code(),
+            r.help,
+            forms(&r),
+            default_text(&r)
+        ),
+        parse: if is_share(&r) {
+            parse_share
+        } else {
+            parse_fraction
+        },
+    })
 }
 
 #[cfg(test)]
@@ -439,59 +430,6 @@ mod tests {
         // Not set in `over`: the lower layer's value stays.
         assert_eq!(base.replica_share, d("0.5"));
         assert_eq!(base.scheduling_share, d("0.08"));
-    }
-
-    #[derive(clap::Parser, Debug)]
-    struct Cli {
-        #[command(flatten)]
-        thresholds: Thresholds,
-    }
-
-    #[test]
-    fn flags_parse_fractions_and_mark_what_was_given() {
-        use clap::Parser;
-        let c = Cli::try_parse_from([
-            "x",
-            "--hidden-threshold",
-            "3%",
-            "--redundancy-threshold",
-            "2",
-        ])
-        .unwrap();
-        assert_eq!(c.thresholds.hidden_share, d("0.03"));
-        assert_eq!(c.thresholds.redundancy, d("2"));
-        assert_eq!(c.thresholds.replica_share, d("0.30"));
-        assert!(c.thresholds.is_given(Check::HiddenFeeShare));
-        assert!(!c.thresholds.is_given(Check::ReplicaShare));
-        assert!(Cli::try_parse_from(["x", "--hidden-threshold", "-1%"]).is_err());
-        assert!(Cli::try_parse_from(["x", "--replica-threshold", "lots"]).is_err());
-    }
-
-    #[test]
-    fn flag_help_names_the_check_and_its_default() {
-        use clap::CommandFactory;
-        let cmd = Cli::command();
-        let help: String = cmd
-            .get_arguments()
-            .map(|a| {
-                format!(
-                    "--{} <{}> {}\n",
-                    a.get_long().unwrap_or_default(),
-                    a.get_value_names().unwrap_or_default().join(" "),
-                    a.get_help().map(|h| h.to_string()).unwrap_or_default()
-                )
-            })
-            .collect();
-        for line in [
-            "`hidden-fee-share` threshold: hidden / subtotal above this fails; `5%` or a fraction `0.05`, at most 100% [default: 5%]",
-            "`replica-share` threshold: storage_replica / subtotal above this fails; `5%` or a fraction `0.05`, at most 100% [default: 30%]",
-            "`replica-redundancy` threshold: (storage + storage_replica) / storage above this; a ratio such as `1.2` [default: 1.2]",
-            "`scheduling-fee-share` threshold: scheduling / compute above this; `5%` or a fraction `0.05`, at most 100% [default: 8%]",
-            "--hidden-threshold <SHARE>",
-            "--redundancy-threshold <RATIO>",
-        ] {
-            assert!(help.contains(line), "{line}\n{help}");
-        }
     }
 
     #[derive(serde::Deserialize)]

@@ -4,7 +4,7 @@ use super::{Figures, Sink, money};
 use crate::model::Category;
 use crate::vocab::checks::Check;
 
-pub fn check(
+pub(crate) fn check(
     stated_total: Option<(u64, Decimal)>,
     f: &Figures<'_>,
     total: Decimal,

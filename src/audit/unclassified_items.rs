@@ -7,7 +7,7 @@ use crate::vocab::checks::Check;
 
 /// Running count of unclassified items.
 #[derive(Debug, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     count: u64,
     amount: Decimal,
     /// (part, line, description) of the first unclassified item.
@@ -16,7 +16,7 @@ pub struct Tally {
 
 impl Tally {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
-    pub fn add(&mut self, item: &LineItem, part: usize) {
+    pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
         if &*item.rule != UNCLASSIFIED {
             return;
         }
@@ -28,7 +28,7 @@ impl Tally {
     }
 
     /// Adds the tally of the rows right after these.
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         self.count += later.count;
         self.amount = self.amount.saturating_add(later.amount);
         if self.first.is_none() {
@@ -37,7 +37,7 @@ impl Tally {
     }
 
     /// The tally, its rows counted as of part `part` of the bill.
-    pub fn in_part(mut self, part: usize) -> Self {
+    pub(crate) fn in_part(mut self, part: usize) -> Self {
         if let Some(first) = &mut self.first {
             first.0 = part;
         }
@@ -45,13 +45,13 @@ impl Tally {
     }
 
     /// Moves the first item's line by `by`.
-    pub fn shift_lines(&mut self, by: u64) {
+    pub(crate) fn shift_lines(&mut self, by: u64) {
         if let Some(first) = &mut self.first {
             first.1 += by;
         }
     }
 
-    pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
+    pub(crate) fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if let Some((part, line, desc)) = &self.first {
             let noun = if self.count == 1 { "item" } else { "items" };
             sink.emit_in(

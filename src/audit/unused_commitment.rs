@@ -14,14 +14,14 @@ use crate::vocab::commitment as words;
 
 /// At most this many commitment ids are kept apart per bill; the rows of
 /// later ids are pooled under [`POOLED`].
-pub const MAX_COMMITMENTS: usize = 10_000;
+pub(crate) const MAX_COMMITMENTS: usize = 10_000;
 /// The name of the pool of rows past [`MAX_COMMITMENTS`] ids.
-pub const POOLED: &str = "(further commitments)";
+pub(crate) const POOLED: &str = "(further commitments)";
 /// The name of the rows whose commitment has no id.
-pub const NO_ID: &str = "(no id)";
+pub(crate) const NO_ID: &str = "(no id)";
 
 /// What one row adds to its commitment: (cost, unused).
-pub fn contribution(item: &LineItem) -> Option<(Decimal, Decimal)> {
+pub(crate) fn contribution(item: &LineItem) -> Option<(Decimal, Decimal)> {
     let t = item.terms.as_deref()?;
     let status = t.status.as_deref()?;
     let zero = Decimal::ZERO;
@@ -60,14 +60,14 @@ struct Use {
 /// The commitments of a bill (or of a range of its rows), in the order of
 /// their first rows.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Commitments {
+pub(crate) struct Commitments {
     ids: Vec<String>,
     uses: HashMap<String, Use>,
 }
 
 impl Commitments {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
-    pub fn add(&mut self, item: &LineItem, part: usize) {
+    pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
         let Some((cost, unused)) = contribution(item) else {
             return;
         };
@@ -105,7 +105,7 @@ impl Commitments {
     }
 
     /// Adds the commitments of the rows right after these.
-    pub fn merge(&mut self, later: Self) {
+    pub(crate) fn merge(&mut self, later: Self) {
         let Commitments { ids, mut uses } = later;
         for id in ids {
             if let Some(u) = uses.remove(&id) {
@@ -115,7 +115,7 @@ impl Commitments {
     }
 
     /// The commitments, their rows counted as of part `part` of the bill.
-    pub fn in_part(mut self, part: usize) -> Self {
+    pub(crate) fn in_part(mut self, part: usize) -> Self {
         for u in self.uses.values_mut() {
             u.first.0 = part;
         }
@@ -123,7 +123,7 @@ impl Commitments {
     }
 
     /// Moves every first line by `by`.
-    pub fn shift_lines(&mut self, by: u64) {
+    pub(crate) fn shift_lines(&mut self, by: u64) {
         for u in self.uses.values_mut() {
             u.first.1 += by;
         }
@@ -132,7 +132,7 @@ impl Commitments {
     /// One finding per commitment whose unused share is above the lowest
     /// level, at the severity of the highest level passed; one more on the
     /// bill with the sums when several fire.
-    pub fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
+    pub(crate) fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         let levels = sink.policy().thresholds.limits_of(Check::UnusedCommitment);
         let (mut n, mut cost, mut unused) = (0u64, Decimal::ZERO, Decimal::ZERO);
         let mut worst = None;

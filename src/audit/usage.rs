@@ -9,15 +9,15 @@ use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 
 use crate::model::LineItem;
-pub use crate::vocab::units::unit_hours;
+pub(crate) use crate::vocab::units::unit_hours;
 
 /// A row is taken to cover at most this many days (a longer range is cut).
-pub const MAX_SPAN_DAYS: i32 = 366;
+pub(crate) const MAX_SPAN_DAYS: i32 = 366;
 
 /// The days a dated item covers, as (first, last) day numbers (days from
 /// the common era), inclusive. An end at midnight does not cover its own
 /// day: `2025-10-01 00:00` to `2025-10-31 00:00` is 30 days.
-pub fn item_days(item: &LineItem) -> Option<(i32, i32)> {
+pub(crate) fn item_days(item: &LineItem) -> Option<(i32, i32)> {
     let start = item.start?;
     let first = start.date().num_days_from_ce();
     let last = match item.end {
@@ -33,12 +33,15 @@ pub fn item_days(item: &LineItem) -> Option<(i32, i32)> {
 }
 
 /// `2025-10-02` for a day number.
-pub fn day_text(day: i32) -> String {
+pub(crate) fn day_text(day: i32) -> String {
     NaiveDate::from_num_days_from_ce_opt(day).map_or_else(|| day.to_string(), |d| d.to_string())
 }
 
 /// Seconds between start and end, when both are known and end is later.
-pub fn elapsed_seconds(start: Option<NaiveDateTime>, end: Option<NaiveDateTime>) -> Option<i64> {
+pub(crate) fn elapsed_seconds(
+    start: Option<NaiveDateTime>,
+    end: Option<NaiveDateTime>,
+) -> Option<i64> {
     let (s, e) = (start?, end?);
     let secs = (e - s).num_seconds();
     (secs > 0).then_some(secs)
@@ -71,7 +74,7 @@ const GPU_MODELS: &[(&str, &str)] = &[
 /// The GPU model a text names (`RTX 4090 GPU pod`, `NVIDIA A100 80GB`,
 /// `ecs.gn7i (A10)`), by its canonical name. A token must not run on into
 /// a letter or digit (`a100` is not `a10`; `h20` in `h200` is not H20).
-pub fn gpu_model(text: &str) -> Option<&'static str> {
+pub(crate) fn gpu_model(text: &str) -> Option<&'static str> {
     let s: String = text
         .to_lowercase()
         .chars()
@@ -101,27 +104,21 @@ pub fn gpu_model(text: &str) -> Option<&'static str> {
     None
 }
 
-/// The GPU model of an item, from its description (which already joins
-/// the texts of every classification column).
-pub fn item_gpu_model(item: &LineItem) -> Option<&'static str> {
-    gpu_model(&item.description)
-}
-
 /// Remembers [`gpu_model`] and [`unit_hours`] for texts already seen: bills
 /// repeat the same few descriptions and units on most rows. Bounded: the
 /// memory starts afresh after [`Memo::CAP`] texts.
 #[derive(Debug, Default)]
-pub struct Memo {
+pub(crate) struct Memo {
     models: rustc_hash::FxHashMap<u64, Option<&'static str>>,
     units: Vec<(String, Option<Decimal>)>,
 }
 
 impl Memo {
-    pub const CAP: usize = 4096;
+    pub(crate) const CAP: usize = 4096;
     /// Distinct units remembered.
     const UNITS: usize = 16;
 
-    pub fn gpu_model(&mut self, description: &str) -> Option<&'static str> {
+    pub(crate) fn gpu_model(&mut self, description: &str) -> Option<&'static str> {
         let k = hash_text(description);
         if let Some(m) = self.models.get(&k) {
             return *m;
@@ -134,7 +131,7 @@ impl Memo {
         m
     }
 
-    pub fn unit_hours(&mut self, unit: &str) -> Option<Decimal> {
+    pub(crate) fn unit_hours(&mut self, unit: &str) -> Option<Decimal> {
         // A bill has a handful of units, interleaved row by row.
         if let Some((_, h)) = self.units.iter().find(|(u, _)| u == unit) {
             return *h;
@@ -149,20 +146,20 @@ impl Memo {
 }
 
 /// A 64-bit hash that does not change between runs (SipHash with fixed keys).
-pub fn stable_hash(f: impl FnOnce(&mut std::hash::DefaultHasher)) -> u64 {
+pub(crate) fn stable_hash(f: impl FnOnce(&mut std::hash::DefaultHasher)) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     f(&mut h);
     h.finish()
 }
 
 /// Hashes a text (for keys that must not keep the whole text).
-pub fn hash_text(s: &str) -> u64 {
+pub(crate) fn hash_text(s: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(s.as_bytes())
 }
 
 /// `Decimal` rounded for a message to the scale the bill writes money in
 /// (at least 2 places), half away from zero.
-pub fn round_money(d: Decimal, scale: u32) -> Decimal {
+pub(crate) fn round_money(d: Decimal, scale: u32) -> Decimal {
     d.round_dp_with_strategy(
         scale.max(2),
         rust_decimal::RoundingStrategy::MidpointAwayFromZero,
@@ -346,10 +343,8 @@ mod tests {
         assert_eq!(gpu_model("h20x"), None);
         assert_eq!(gpu_model("node h20"), Some("H20"));
         assert_eq!(gpu_model("rtx-4090_d"), Some("RTX 4090"));
-        let mut i = LineItem::new(1, "NVIDIA H100 SXM", Decimal::ONE);
-        assert_eq!(item_gpu_model(&i), Some("H100"));
-        i.description = "disk".into();
-        assert_eq!(item_gpu_model(&i), None);
+        assert_eq!(gpu_model("NVIDIA H100 SXM"), Some("H100"));
+        assert_eq!(gpu_model("disk"), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 pub mod listing;
 pub mod rules;
-pub mod user;
+pub(crate) mod user;
 
 use std::sync::Arc;
 

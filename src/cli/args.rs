@@ -18,8 +18,8 @@ pub struct CommonArgs {
     pub paths: Vec<String>,
 
     /// Output format; `html` is one self-contained page with charts (`> report.html`).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = FormatArg(Format::Human))]
+    pub format: FormatArg,
 
     /// Lowest severity that fails the run (exit code 1) [default: error, or billaudit.toml's fail-on].
     #[arg(long, value_enum)]
@@ -38,7 +38,7 @@ pub struct CommonArgs {
     keep_going: bool,
 
     #[command(flatten)]
-    thresholds: billaudit::Thresholds,
+    thresholds: super::thresholds::ThresholdArgs,
 
     /// Stop an input after this much content, counted after decompression
     /// (`500M`, `2G`, or bytes): a guard against decompression bombs. Exit code 2.
@@ -79,6 +79,39 @@ pub struct CommonArgs {
 
     #[command(flatten)]
     pub color: super::color::ColorArgs,
+}
+
+/// The values of `--format`: [`Format`] as a clap value, its names and
+/// help lines read from the library's table ([`Format::ALL`]), so the
+/// library has no clap and the text is written once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FormatArg(pub Format);
+
+/// [`Format::ALL`] as clap values.
+const FORMAT_ARGS: [FormatArg; Format::ALL.len()] = {
+    let mut out = [FormatArg(Format::Human); Format::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = FormatArg(Format::ALL[i]);
+        i += 1;
+    }
+    out
+};
+
+impl ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &FORMAT_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.help()))
+    }
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        f.0
+    }
 }
 
 /// `--currency CODE`, shared by every command that reads bills.
@@ -178,7 +211,7 @@ pub fn options(c: &CommonArgs) -> Result<Options, u8> {
     opts.fail_fast = c.fail_fast;
     opts.progress = progress_hook(&c.paths);
     opts.max_input_bytes = c.max_input_bytes;
-    opts.policy.thresholds.apply(&c.thresholds);
+    opts.policy.thresholds.apply(&c.thresholds.0);
     c.currency.apply(&mut opts);
     if let Some(f) = c.fail_on {
         opts.policy.fail_on = match f {

@@ -44,7 +44,7 @@ pub fn run(a: AuditArgs) -> u8 {
         },
         None => None,
     };
-    let format = a.common.format;
+    let format = Format::from(a.common.format);
     let mut out = Out { broken: false };
     let apply_baseline = |r: &mut billaudit::pipeline::SourceResult| {
         if let (Some(b), Ok(bills)) = (&baseline, r) {
@@ -67,7 +67,7 @@ pub fn run(a: AuditArgs) -> u8 {
             paint: a.common.color.paint(format == Format::Human),
             require_expectations: false,
         };
-        out.write_painted(&report::render(&report, format, &ctx), ctx.paint);
+        out.render(ctx.paint, |w| report::write(&report, format, &ctx, w));
         report
     };
     print_errors(&report);

@@ -27,7 +27,7 @@ pub fn run(c: CheckArgs) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let format = c.common.format;
+    let format = Format::from(c.common.format);
     let mut out = Out { broken: false };
     let mut outcomes = Vec::new();
     let mut report =
@@ -52,12 +52,12 @@ pub fn run(c: CheckArgs) -> u8 {
             require_expectations: c.require_expectations,
         };
         // `--bless` says what it wrote; the audits it blessed are in the files.
-        let text = if c.bless && format == Format::Human {
-            report::human::render_expectations_only(&report, &ctx)
+        let renderer: report::Renderer = if c.bless && format == Format::Human {
+            report::human::write_expectations_only
         } else {
-            report::render(&report, format, &ctx)
+            format.renderer()
         };
-        out.write_painted(&text, ctx.paint);
+        out.render(ctx.paint, |w| renderer(&report, &ctx, w));
     }
     let code = exit::check(&report.expectations, &report.errors, c.require_expectations);
     // Every error is printed when one of them is unexpected.

@@ -17,6 +17,7 @@ mod profiles;
 mod reprice;
 mod rules;
 mod sql;
+mod thresholds;
 
 use clap::{Parser, Subcommand};
 

@@ -129,17 +129,22 @@ impl Out {
         self.write_painted(text, Paint::Plain);
     }
 
-    /// Writes text coloured by [`Paint::Ansi`] through anstream, which
-    /// passes the codes to a terminal that reads them and translates them
-    /// for an older Windows console.
+    /// Writes text coloured by [`Paint::Ansi`] (see [`Out::render`]).
     pub fn write_painted(&mut self, text: &str, paint: Paint) {
+        self.render(paint, |w| w.write_all(text.as_bytes()));
+    }
+
+    /// Runs a renderer ([`billaudit::report::Renderer`]) on stdout, through
+    /// anstream for [`Paint::Ansi`], which passes the codes to a terminal
+    /// that reads them and translates them for an older Windows console.
+    pub fn render(&mut self, paint: Paint, render: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
         if self.broken {
             return;
         }
         let stdout = io::stdout().lock();
         let result = match paint {
-            Paint::Plain => write_flushed(stdout, text),
-            Paint::Ansi => write_flushed(anstream::AutoStream::always(stdout), text),
+            Paint::Plain => write_flushed(stdout, render),
+            Paint::Ansi => write_flushed(anstream::AutoStream::always(stdout), render),
         };
         if let Err(e) = result {
             if e.kind() != io::ErrorKind::BrokenPipe {
@@ -150,8 +155,11 @@ impl Out {
     }
 }
 
-fn write_flushed(mut w: impl Write, text: &str) -> io::Result<()> {
-    w.write_all(text.as_bytes())?;
+fn write_flushed(
+    mut w: impl Write,
+    render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    render(&mut w)?;
     w.flush()
 }
 

@@ -66,7 +66,7 @@ pub struct SqlArgs {
     date_order: DateOrderArg,
 
     #[command(flatten)]
-    thresholds: billaudit::Thresholds,
+    thresholds: super::thresholds::ThresholdArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -121,7 +121,7 @@ pub fn run(a: SqlArgs) -> u8 {
             return err(m);
         }
     }
-    opts.thresholds.apply(&a.thresholds);
+    opts.thresholds.apply(&a.thresholds.0);
     if let Some(path) = &a.header_from {
         match read_header(path) {
             Ok(h) => opts.header = Some(h),

@@ -13,7 +13,7 @@ use super::{Origin, Source};
 const ENTRY_EXTENSIONS: &[&str] = &[".csv", ".tsv", ".txt", ".csv.gz", ".parquet"];
 
 /// Whether an entry name is safe: relative, no `..` component, no NUL.
-pub fn safe_entry_name(name: &str) -> bool {
+pub(crate) fn safe_entry_name(name: &str) -> bool {
     let n = name.replace('\\', "/");
     let absolute = n.starts_with('/') || (n.len() > 1 && n.as_bytes()[1] == b':');
     let escapes = n.split('/').any(|c| c == "..");
@@ -22,7 +22,7 @@ pub fn safe_entry_name(name: &str) -> bool {
 
 /// Calls `each(display, reader)` for every bill entry of the archive, in
 /// archive order. Errors of one entry are collected, the rest go on.
-pub fn for_each_entry(
+pub(crate) fn for_each_entry(
     source: &Source,
     mut each: impl FnMut(&str, &mut dyn Read) -> Result<()>,
 ) -> Vec<Error> {
@@ -43,7 +43,7 @@ pub fn for_each_entry(
 
 /// Like [`for_each_entry`], over an archive already in memory (or any
 /// seekable reader).
-pub fn entries<R: Read + Seek>(
+pub(crate) fn entries<R: Read + Seek>(
     display: &str,
     r: R,
     each: &mut impl FnMut(&str, &mut dyn Read) -> Result<()>,

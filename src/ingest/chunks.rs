@@ -12,19 +12,19 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 /// Ranges smaller than this are not worth a thread.
-pub const CHUNK_BYTES: u64 = 1024 * 1024;
+pub(crate) const CHUNK_BYTES: u64 = 1024 * 1024;
 
 /// A range holds about this many rows at most: the rows of a range wait in
 /// memory as line items until they are added to the bill, so a file of very
 /// short rows is cut finer than [`CHUNK_BYTES`].
-pub const ROWS_PER_RANGE: u64 = 2048;
+pub(crate) const ROWS_PER_RANGE: u64 = 2048;
 
 /// Ranges are never cut finer than this for their rows' sake.
 const MIN_RANGE_BYTES: u64 = 64 * 1024;
 
 /// The range size for rows of `bytes_per_row` on average: `chunk`, or less
 /// so that a range holds about [`ROWS_PER_RANGE`] rows.
-pub fn range_bytes(chunk: u64, bytes_per_row: u64) -> u64 {
+pub(crate) fn range_bytes(chunk: u64, bytes_per_row: u64) -> u64 {
     chunk.min(
         bytes_per_row
             .saturating_mul(ROWS_PER_RANGE)
@@ -35,7 +35,7 @@ pub fn range_bytes(chunk: u64, bytes_per_row: u64) -> u64 {
 /// Start offsets of the ranges of `[start, len)`: `start` itself, then one
 /// just after a line feed near every multiple of `chunk` bytes (fewer
 /// bytes when the first rows are short, see [`range_bytes`]).
-pub fn cut_points(path: &Path, start: u64, len: u64, chunk: u64) -> io::Result<Vec<u64>> {
+pub(crate) fn cut_points(path: &Path, start: u64, len: u64, chunk: u64) -> io::Result<Vec<u64>> {
     let mut cuts = vec![start];
     let mut f = File::open(path)?;
     let mut sample = Vec::new();
@@ -72,7 +72,7 @@ pub fn cut_points(path: &Path, start: u64, len: u64, chunk: u64) -> io::Result<V
 }
 
 /// A reader positioned at `start`.
-pub fn reader_at(path: &Path, start: u64) -> io::Result<BufReader<File>> {
+pub(crate) fn reader_at(path: &Path, start: u64) -> io::Result<BufReader<File>> {
     let mut f = File::open(path)?;
     f.seek(SeekFrom::Start(start))?;
     Ok(BufReader::with_capacity(256 * 1024, f))
@@ -82,7 +82,7 @@ pub fn reader_at(path: &Path, start: u64) -> io::Result<BufReader<File>> {
 /// in small steps: the last record of a range usually ends just after
 /// `end`, and reading a whole buffer beyond it would copy bytes that the
 /// next range's reader copies again.
-pub fn range_reader(path: &Path, start: u64, end: u64) -> io::Result<RangeReader> {
+pub(crate) fn range_reader(path: &Path, start: u64, end: u64) -> io::Result<RangeReader> {
     let mut file = File::open(path)?;
     file.seek(SeekFrom::Start(start))?;
     Ok(RangeReader {
@@ -94,7 +94,7 @@ pub fn range_reader(path: &Path, start: u64, end: u64) -> io::Result<RangeReader
 
 /// See [`range_reader`].
 #[derive(Debug)]
-pub struct RangeReader {
+pub(crate) struct RangeReader {
     file: File,
     pos: u64,
     end: u64,

@@ -9,7 +9,7 @@
 //! Detection, when no encoding is given: a BOM; UTF-16 by its NUL pattern;
 //! UTF-8 when the bytes are valid; otherwise the legacy encoding under which
 //! the prefix decodes cleanly and names the most header words of
-//! [`crate::vocab::headers`] (GB18030 or Shift_JIS), else Windows-1252 when
+//! `crate::vocab::headers` (GB18030 or Shift_JIS), else Windows-1252 when
 //! its bytes are all Windows-1252 characters (see [`sniff_reason`]).
 
 use std::io::Read;

@@ -1,12 +1,12 @@
 //! Stage 1: bytes in. Finds the input files, opens them, decides the
 //! encoding and whether the content is a CSV export or a text invoice.
 
-pub mod archive;
-pub mod chunks;
+pub(crate) mod archive;
+pub(crate) mod chunks;
 pub mod csv;
 pub mod decode;
 pub mod parquet;
-pub mod pdf;
+pub(crate) mod pdf;
 pub mod split;
 
 use std::collections::HashSet;
@@ -181,7 +181,7 @@ pub struct Opened<'a> {
     pub seekable: Option<(std::path::PathBuf, u64)>,
     /// The content was gzip-compressed.
     pub gzipped: bool,
-    /// The content is the text extracted from a PDF ([`pdf`]): it is read
+    /// The content is the text extracted from a PDF (`pdf`): it is read
     /// as a text invoice.
     pub pdf: bool,
     /// The content is a Parquet file: its rows can be read straight from
@@ -197,7 +197,7 @@ const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 /// Opens a source, decides its encoding (or uses `forced`) and refuses
 /// binary content with a message that says what it looks like. Gzip
 /// (`.csv.gz`, multi-member too) is decompressed on the fly. ZIP archives
-/// are read by [`archive`], not here.
+/// are read by `archive`, not here.
 pub fn open(source: &Source, forced: Option<TextEncoding>) -> Result<Opened<'static>> {
     open_limited(source, forced, None)
 }

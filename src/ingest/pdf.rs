@@ -16,40 +16,41 @@ use std::time::{Duration, Instant};
 use crate::error::{Error, Result};
 
 /// A PDF starts with these bytes (PDF 1.x and 2.0 headers).
-pub const MAGIC: &[u8] = b"%PDF-";
+pub(crate) const MAGIC: &[u8] = b"%PDF-";
 
 /// The extractor, looked up on `PATH`; `BILLAUDIT_PDFTOTEXT` names another
 /// program (a full path).
-pub const PROGRAM: &str = "pdftotext";
-pub const PROGRAM_ENV: &str = "BILLAUDIT_PDFTOTEXT";
+pub(crate) const PROGRAM: &str = "pdftotext";
+pub(crate) const PROGRAM_ENV: &str = "BILLAUDIT_PDFTOTEXT";
 
 /// The note on every bill read from a PDF: its line numbers are lines of
 /// the extracted text, not of anything in the PDF.
-pub const NOTE: &str = "read from a PDF: lines refer to the text `pdftotext -layout` extracted";
+pub(crate) const NOTE: &str =
+    "read from a PDF: lines refer to the text `pdftotext -layout` extracted";
 
 /// How long the extractor may run on one PDF.
-pub const TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The most text read back from the extractor (a text invoice is pages).
-pub const MAX_TEXT_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_TEXT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The largest PDF read into memory to be piped to the extractor (one that
 /// does not come from a file on disk).
-pub const MAX_PDF_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_PDF_BYTES: u64 = 64 * 1024 * 1024;
 
 /// At most this much of the extractor's standard error goes into a message.
 const MAX_STDERR_BYTES: u64 = 16 * 1024;
 
 /// How to get the extractor, in every message that misses it.
-pub const INSTALL_HINT: &str = "install poppler-utils (`apt-get install poppler-utils`, `dnf install poppler-utils`, `brew install poppler`), or extract the text yourself with `pdftotext -layout FILE.pdf FILE.txt` and audit the .txt";
+pub(crate) const INSTALL_HINT: &str = "install poppler-utils (`apt-get install poppler-utils`, `dnf install poppler-utils`, `brew install poppler`), or extract the text yourself with `pdftotext -layout FILE.pdf FILE.txt` and audit the .txt";
 
 /// Whether content starting with `prefix` is a PDF.
-pub fn is_pdf(prefix: &[u8]) -> bool {
+pub(crate) fn is_pdf(prefix: &[u8]) -> bool {
     prefix.starts_with(MAGIC)
 }
 
 /// Whether the file at `path` starts like a PDF.
-pub fn is_pdf_file(path: &Path) -> bool {
+pub(crate) fn is_pdf_file(path: &Path) -> bool {
     let mut magic = [0u8; 5];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut magic))
@@ -58,7 +59,7 @@ pub fn is_pdf_file(path: &Path) -> bool {
 }
 
 /// Where the PDF is.
-pub enum Input<'a> {
+pub(crate) enum Input<'a> {
     /// A file on disk, passed to the extractor by its path.
     File(&'a Path),
     /// The PDF's bytes, piped to the extractor's standard input.
@@ -73,7 +74,7 @@ fn program() -> PathBuf {
 
 /// The text of the PDF as `pdftotext -layout` lays it out (UTF-8, a form
 /// feed after every page). Errors name `display`.
-pub fn extract(display: &str, input: Input<'_>) -> Result<String> {
+pub(crate) fn extract(display: &str, input: Input<'_>) -> Result<String> {
     let program = program();
     let mut cmd = Command::new(&program);
     cmd.args(["-layout", "-enc", "UTF-8"]);

@@ -43,13 +43,13 @@ const CN_COUNT_WORDS: &[&str] = &["次", "个", "条", "请求", "token"];
 
 /// The block size a unit or price unit cell declares, if any: a leading
 /// count is a block here, and so is anything [`block_in_text`] finds.
-pub fn declared_block(unit: &str) -> Option<Decimal> {
+pub(crate) fn declared_block(unit: &str) -> Option<Decimal> {
     leading_count(unit.trim()).or_else(|| block_in_text(unit))
 }
 
 /// A block declared inside free text: after `per`, `/` or `每`, or a
 /// Chinese multiplier with a count word.
-pub fn block_in_text(text: &str) -> Option<Decimal> {
+pub(crate) fn block_in_text(text: &str) -> Option<Decimal> {
     let lower = text.to_lowercase();
     for (i, _) in lower.char_indices() {
         let rest = &lower[i..];

@@ -10,7 +10,7 @@ use crate::vocab::currency;
 
 /// A header cell after normalisation, with the currency its suffix named.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NormHeader {
+pub(crate) struct NormHeader {
     pub name: String,
     pub currency: Option<String>,
 }
@@ -18,7 +18,7 @@ pub struct NormHeader {
 /// Trim, drop a BOM, fold full-width to ASCII, lowercase, collapse inner
 /// whitespace, and strip a currency suffix such as `(¥)`, `(元)`, `(USD)`.
 /// `Kategorie der Verbrauchseinheit (MeterCategory)` becomes `metercategory`.
-pub fn normalise_header(raw: &str) -> NormHeader {
+pub(crate) fn normalise_header(raw: &str) -> NormHeader {
     let folded: String = raw
         .chars()
         .filter(|c| *c != '\u{feff}' && *c != '\u{200b}')
@@ -102,7 +102,7 @@ fn is_camel_identifier(s: &str) -> bool {
 /// Maps the ways bills write a currency to its ISO code (the table is
 /// [`crate::vocab::currency`]); also a name with its code in brackets,
 /// `人民币(CNY)`.
-pub fn currency_code(raw: &str) -> Option<&'static str> {
+pub(crate) fn currency_code(raw: &str) -> Option<&'static str> {
     let t = raw.trim();
     if let Some(code) = currency::code_of(t) {
         return Some(code);
@@ -117,13 +117,13 @@ pub fn currency_code(raw: &str) -> Option<&'static str> {
 
 /// An ISO code as exports write it on every row (`USD`), which is its own
 /// value; `RMB` is an alias (of `CNY`).
-pub fn is_iso_code(t: &str) -> bool {
+pub(crate) fn is_iso_code(t: &str) -> bool {
     t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && !currency::is_alias(t)
 }
 
 /// A currency cell's value as an ISO code: known names are mapped, other
 /// three-letter codes are kept uppercase, anything else is `None`.
-pub fn currency_value(raw: &str) -> Option<String> {
+pub(crate) fn currency_value(raw: &str) -> Option<String> {
     let t = raw.trim();
     if is_iso_code(t) {
         return Some(t.to_string());
@@ -135,6 +135,18 @@ pub fn currency_value(raw: &str) -> Option<String> {
         return Some(t.to_ascii_uppercase());
     }
     None
+}
+
+/// The column a `--columns` value names: a 1-based position (`7`) or a
+/// header name (compared after header normalisation).
+pub(crate) fn override_column(names: &[String], value: &str) -> Option<usize> {
+    let v = value.trim();
+    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        let n: usize = v.parse().ok()?;
+        return (1..=names.len()).contains(&n).then(|| n - 1);
+    }
+    let target = normalise_header(v).name;
+    names.iter().position(|n| *n == target)
 }
 
 #[cfg(test)]

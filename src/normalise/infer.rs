@@ -28,7 +28,7 @@
 use rust_decimal::Decimal;
 
 use super::date;
-use super::header::{self, normalise_header};
+use super::header::{self, normalise_header, override_column};
 use super::number::{self, Cell, DecimalMark, parse_number};
 use super::profile::{ColumnMap, ColumnOverrides, Role, generic, row_id_columns};
 
@@ -46,7 +46,7 @@ pub struct InferredColumn {
 
 /// How a table was read.
 #[derive(Debug, Clone)]
-pub struct Inference {
+pub(crate) struct Inference {
     pub map: ColumnMap,
     /// Index (into the rows given) of the header row, if the file has one.
     pub header: Option<usize>,
@@ -59,25 +59,15 @@ pub struct Inference {
 
 /// Why a table cannot be read by inference.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InferError {
+// Each variant says what is missing (`NoTable`, `NoMoney`, `NoSuchColumn`).
+#[allow(clippy::enum_variant_names)]
+pub(crate) enum InferError {
     /// Fewer than two rows of at least two cells of one width.
     NoTable,
     /// No column holds numbers: nothing is money.
     NoMoney,
     /// A `--columns` entry names a column that is not there.
     NoSuchColumn { value: String, columns: Vec<String> },
-}
-
-/// The column a `--columns` value names: a 1-based position (`7`) or a
-/// header name (compared after header normalisation).
-pub fn override_column(names: &[String], value: &str) -> Option<usize> {
-    let v = value.trim();
-    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
-        let n: usize = v.parse().ok()?;
-        return (1..=names.len()).contains(&n).then(|| n - 1);
-    }
-    let target = normalise_header(v).name;
-    names.iter().position(|n| *n == target)
 }
 
 /// What a cell holds, for inference.
@@ -142,7 +132,7 @@ fn named_role(cell: &str) -> Option<Role> {
 }
 
 /// Infers the columns of `rows` (the first records of a file).
-pub fn infer(
+pub(crate) fn infer(
     rows: &[Vec<String>],
     overrides: &ColumnOverrides,
     mark: DecimalMark,
@@ -484,7 +474,7 @@ mod tests;
 
 /// The profile an inferred file is read with (`format` in the report):
 /// no aliases of its own, the columns come from [`infer`].
-pub fn profile() -> &'static super::profile::Profile {
+pub(crate) fn profile() -> &'static super::profile::Profile {
     static P: std::sync::LazyLock<super::profile::Profile> = std::sync::LazyLock::new(|| {
         let mut p = generic();
         p.name = "inferred-csv".into();

@@ -4,14 +4,14 @@
 //! [`text`] does the same for text invoices: its grammar turns invoice lines
 //! into line items.
 
-pub mod block;
+pub(crate) mod block;
 pub mod date;
-pub mod header;
-pub mod infer;
+pub(crate) mod header;
+pub(crate) mod infer;
 pub mod number;
 pub mod profile;
 pub mod profiles;
-pub mod terms;
+pub(crate) mod terms;
 pub mod text;
 
 use rust_decimal::Decimal;

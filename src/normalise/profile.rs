@@ -227,7 +227,7 @@ pub struct Profile {
     /// Rows at the top that are never taken for the header (a user
     /// profile's `skip`).
     pub skip_rows: usize,
-    /// Commitment and contract columns, aliases per term ([`super::terms`]).
+    /// Commitment and contract columns, aliases per term (`super::terms`).
     pub terms: Vec<(super::terms::Term, Vec<String>)>,
 }
 
@@ -236,7 +236,7 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The generic profile: any CSV whose headers use the common names of
-/// [`crate::vocab::headers`] (English, Chinese, German, French, Spanish,
+/// `crate::vocab::headers` (English, Chinese, German, French, Spanish,
 /// Japanese).
 pub fn generic() -> Profile {
     use crate::vocab::headers as h;
@@ -310,7 +310,7 @@ pub struct ColumnMap {
     pub row_ids: Vec<usize>,
     /// The record-type column and its table, when the profile has one.
     pub record_type: Option<(usize, RecordTypes)>,
-    /// The commitment and contract columns found ([`super::terms`]).
+    /// The commitment and contract columns found (`super::terms`).
     pub terms: Vec<(super::terms::Term, usize)>,
 }
 
@@ -545,7 +545,7 @@ pub fn map_header(
         // By name or by 1-based position (`amount=7`). A column is one
         // role: one the vocabulary gave it gives way (`amount=price` in a
         // file where `price` read as the unit price).
-        let i = crate::normalise::infer::override_column(&names, name)?;
+        let i = super::header::override_column(&names, name)?;
         map.roles.assign(*role, i);
     }
     if signed {

@@ -35,7 +35,7 @@ impl Term {
 }
 
 /// A cell of a term column, read by the row's normaliser.
-pub enum TermCell<'r> {
+pub(crate) enum TermCell<'r> {
     Text(&'r str),
     Figure(Decimal),
 }
@@ -65,7 +65,7 @@ fn slot(t: &mut Terms, term: Term) -> Slot<'_> {
 /// for an empty cell or a placeholder, an error for an unreadable figure).
 /// `None` when the row has none of them. A term mapped to several columns
 /// takes the first filled one.
-pub fn read<'r, E>(
+pub(crate) fn read<'r, E>(
     columns: &[(Term, usize)],
     mut cell: impl FnMut(usize, bool) -> Result<Option<TermCell<'r>>, E>,
 ) -> Result<Option<Box<Terms>>, E> {
@@ -96,7 +96,7 @@ pub fn read<'r, E>(
 /// header's normalised `names`, every alias present, in alias order: the
 /// first non-empty cell of a row wins (an AWS bill with reservations and
 /// savings plans has both ARN columns, each filled on its own rows).
-pub fn map(terms: &[(Term, Vec<String>)], names: &[String]) -> Vec<(Term, usize)> {
+pub(crate) fn map(terms: &[(Term, Vec<String>)], names: &[String]) -> Vec<(Term, usize)> {
     terms
         .iter()
         .flat_map(|(t, aliases)| {

@@ -298,7 +298,7 @@ impl<'p> RangeBills<'p> {
         self.for_currency(&item.currency).add_item(item);
     }
 
-    /// [`super::csv_run::apply_outcome`] of one row (`line`, as the range
+    /// [`super::rows::apply_outcome`] of one row (`line`, as the range
     /// counts them), without the item hook.
     pub(super) fn add_outcome(&mut self, outcome: &mut RowOutcome, line: u64) {
         match outcome {

@@ -36,13 +36,13 @@ pub struct CurrencyChoice {
 }
 
 /// The hint every note of an unknown currency ends with.
-pub const UNKNOWN_HINT: &str =
+pub(super) const UNKNOWN_HINT: &str =
     "give it with --currency CODE, or `currency` in billaudit.toml or its [[profile]]";
 
 /// Sets the currency of the bills that have none, from `choice`, and says
 /// on every bill where its currency came from. A bill of an unknown
 /// currency keeps `None` (and is never summed with another bill).
-pub fn assume(bills: &mut [Bill], choice: &CurrencyChoice) {
+pub(super) fn assume(bills: &mut [Bill], choice: &CurrencyChoice) {
     // A file with a stated currency and rows without one has been read as
     // one bill per currency: an assumption that names a currency another
     // bill of the file already has would make two bills of that currency.

@@ -138,7 +138,7 @@ pub(super) fn override_not_found(path: &str, line: u64, cells: &[String], opts: 
     let missing: Vec<&str> = opts
         .columns
         .iter()
-        .filter(|(_, v)| crate::normalise::infer::override_column(&names, v).is_none())
+        .filter(|(_, v)| crate::normalise::header::override_column(&names, v).is_none())
         .map(|(_, v)| v.as_str())
         .collect();
     let listed: Vec<&str> = cells.iter().map(|c| c.trim()).collect();

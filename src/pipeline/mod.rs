@@ -34,6 +34,7 @@ mod currency;
 mod diagnostics;
 mod parallel;
 mod parquet_run;
+mod rows;
 mod sniff;
 mod text_run;
 /// The batch result lives in `expect`, below the reports that render it.

@@ -29,8 +29,8 @@ use std::sync::{Arc, Mutex, mpsc};
 use ::csv::ByteRecord;
 
 use super::bills::{Bills, RangeBills};
-use super::csv_run::{Classify, apply_outcome, read_rows, shift_lines};
 use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
+use super::rows::{Classify, apply_outcome, read_rows, shift_lines};
 use crate::audit::{Caches, Policy};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};

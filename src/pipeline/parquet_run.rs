@@ -22,7 +22,7 @@ use std::sync::{Mutex, mpsc};
 use ::csv::ByteRecord;
 
 use super::bills::{Bills, RangeBills};
-use super::csv_run::{Classify, apply_outcome};
+use super::rows::{Classify, apply_outcome};
 use crate::audit::Caches;
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};

@@ -8,7 +8,7 @@ use crate::model::{Category, Severity};
 /// Makes a text cell safe for spreadsheets: a cell starting with `=`, `+`,
 /// `-`, `@`, tab or CR is prefixed with `'` so it shows as text. A plain
 /// number such as `-10.00` is left alone.
-pub fn safe_cell(s: &str) -> String {
+pub(crate) fn safe_cell(s: &str) -> String {
     let risky = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
     if risky && !is_plain_number(s) {
         format!("'{s}")
@@ -27,7 +27,7 @@ fn is_plain_number(s: &str) -> bool {
 
 /// Writes records with the csv crate (quoting), every cell passed through
 /// [`safe_cell`].
-pub fn write_rows(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn write_rows(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut w = ::csv::WriterBuilder::new().from_writer(Vec::new());
     let _ = w.write_record(header);
     for r in rows {
@@ -37,7 +37,16 @@ pub fn write_rows(header: &[&str], rows: &[Vec<String>]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-pub fn render(report: &Report) -> String {
+/// `--format csv`: the [`Renderer`](super::Renderer) of the format.
+pub(crate) fn write(
+    report: &Report,
+    _ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render(report).as_bytes())
+}
+
+pub(crate) fn render(report: &Report) -> String {
     let mut header = vec!["path", "format", "currency", "line_items", "skipped_rows"];
     header.extend(Category::ALL.iter().map(|c| c.as_str()));
     header.extend([

@@ -97,15 +97,15 @@ pub const NO_CURRENCY: &str = "XXX";
 pub const BILLING_ACCOUNT_TYPE: &str = "Billing Account";
 
 /// Where a row's charge period came from (`x_ChargePeriodSource`).
-pub mod period_source {
+pub(crate) mod period_source {
     /// The line's own date(s).
-    pub const LINE: &str = "line";
+    pub(crate) const LINE: &str = "line";
     /// The line has no date: its bill's billing period.
-    pub const BILL: &str = "bill";
+    pub(crate) const BILL: &str = "bill";
     /// No line of the bill has a date: the period given with `--period`.
-    pub const GIVEN: &str = "given";
+    pub(crate) const GIVEN: &str = "given";
     /// No date anywhere and no `--period`: the month of 1970-01 stands in.
-    pub const NONE: &str = "none";
+    pub(crate) const NONE: &str = "none";
 }
 
 /// What a conversion wrote and left out, per run.

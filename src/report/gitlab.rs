@@ -18,7 +18,7 @@ use super::{Context, Weight};
 use crate::expect::Report;
 
 /// GitLab's severity for a result of this weight.
-pub fn severity(w: Weight) -> &'static str {
+pub(crate) fn severity(w: Weight) -> &'static str {
     match w {
         Weight::InputError => "critical",
         Weight::Fails => "major",
@@ -82,7 +82,16 @@ fn issue(
     })
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+/// `--format gitlab`: the [`Renderer`](super::Renderer) of the format.
+pub(crate) fn write(
+    report: &Report,
+    ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render(report, ctx).as_bytes())
+}
+
+pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut fp = Fingerprints(HashMap::new());
     let mut issues: Vec<Value> = Vec::new();
     for b in &report.bills {

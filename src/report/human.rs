@@ -13,6 +13,15 @@ use crate::expect::Report;
 use crate::expect::Status;
 use crate::model::{Category, Check, Severity};
 
+/// `--format human`: the [`Renderer`](super::Renderer) of the format.
+pub fn write(
+    report: &Report,
+    ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render(report, ctx).as_bytes())
+}
+
 /// The report for a terminal, escaped, coloured when `ctx.paint` says so.
 pub fn render(report: &Report, ctx: &Context) -> String {
     let mut out = Styled::new();
@@ -93,6 +102,15 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         }
     );
     out.finish(ctx.paint)
+}
+
+/// `check --bless` in the human format: the expectations only: the [`Renderer`](super::Renderer) of the format.
+pub fn write_expectations_only(
+    report: &Report,
+    ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render_expectations_only(report, ctx).as_bytes())
 }
 
 /// `check --bless` for a terminal: what was blessed (and what could not be),

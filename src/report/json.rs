@@ -357,6 +357,15 @@ fn to_string<T: Serialize>(v: &T, pretty: bool) -> String {
     r.unwrap_or_else(|e| format!("{{\"schema_version\":{SCHEMA_VERSION},\"error\":\"{e}\"}}"))
 }
 
+/// `--format json`: the [`Renderer`](super::Renderer) of the format.
+pub fn write(
+    report: &Report,
+    _ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render(report).as_bytes())
+}
+
 pub fn render(report: &Report) -> String {
     let mut s = to_string(&to_json(report), true);
     s.push('\n');
@@ -391,6 +400,15 @@ pub fn lines_of(result: &Result<Vec<crate::audit::Bill>, Error>) -> String {
 
 pub fn expectation_line(o: &Outcome) -> String {
     line(JsonLine::Expectation(JsonExpectation::from(o)))
+}
+
+/// `--format jsonl` for a finished report: the [`Renderer`](super::Renderer) of the format.
+pub fn write_lines(
+    report: &Report,
+    _ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render_lines(report).as_bytes())
 }
 
 /// `--format jsonl` for a finished report (the CLI streams instead).

@@ -12,7 +12,7 @@ use crate::expect::Status;
 /// entities), no emphasis, code, link, strikethrough or math (`*`, `_`,
 /// `` ` ``, `[`, `]`, `~`, `$` and `\` backslash-escaped), no extra cell
 /// (`|` escaped) and no line break.
-pub fn cell(s: &str) -> String {
+pub(crate) fn cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -31,7 +31,16 @@ pub fn cell(s: &str) -> String {
     out
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+/// `--format markdown`, its bill text made safe for a terminal: the [`Renderer`](super::Renderer) of the format.
+pub(crate) fn write(
+    report: &Report,
+    ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(crate::terminal::term_report(render(report, ctx)).as_bytes())
+}
+
+pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut s = String::from("## billaudit report\n\n");
     let failed = report.bills.iter().filter(|b| !b.passed).count();
     s.push_str(&format!(

@@ -1,19 +1,21 @@
 //! Stage 5: rendering. One file per output format, chosen by a plain match.
 //! Reports go to stdout; progress and errors never do.
 
-pub mod csv;
+pub(crate) mod csv;
 pub mod focus;
 pub mod focus_parquet;
-pub mod github;
-pub mod gitlab;
+pub(crate) mod github;
+pub(crate) mod gitlab;
 pub mod html;
 pub mod human;
 pub mod json;
-pub mod junit;
+pub(crate) mod junit;
 pub mod lines;
-pub mod markdown;
+pub(crate) mod markdown;
 pub mod paint;
-pub mod sarif;
+pub(crate) mod sarif;
+
+use std::io;
 
 use rust_decimal::Decimal;
 
@@ -24,31 +26,81 @@ use crate::model::Severity;
 pub use crate::model::dec;
 pub use crate::terminal::{term_report, term_text};
 
-/// Output formats of `billaudit audit` and `billaudit check`. The doc
-/// comments are the `--format` help.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// Output formats of `billaudit audit` and `billaudit check` (the
+/// command line's `--format` is `cli::args::FormatArg`, built from
+/// [`Format::ALL`], [`Format::name`] and [`Format::help`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// Tables and findings for people (default).
     #[default]
     Human,
-    /// One JSON document (docs/json-output.md).
     Json,
-    /// One JSON object per bill, streamed as each finishes.
     Jsonl,
-    /// One CSV row per bill, safe to open in a spreadsheet.
     Csv,
-    /// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY.
     Markdown,
-    /// JUnit XML: a testsuite per bill, a testcase per check.
     Junit,
-    /// SARIF 2.1.0 for code-scanning tools.
     Sarif,
-    /// GitHub Actions annotations (`::error file=...,line=...::`).
     Github,
-    /// GitLab Code Quality JSON (`> gl-code-quality-report.json`).
     Gitlab,
-    /// One self-contained HTML page with charts (`> report.html`).
     Html,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 10] = [
+        Format::Human,
+        Format::Json,
+        Format::Jsonl,
+        Format::Csv,
+        Format::Markdown,
+        Format::Junit,
+        Format::Sarif,
+        Format::Github,
+        Format::Gitlab,
+        Format::Html,
+    ];
+
+    /// The format's name, as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        self.row().0
+    }
+
+    /// What the format is for, one line (the `--format` help).
+    pub fn help(self) -> &'static str {
+        self.row().1
+    }
+
+    fn row(self) -> (&'static str, &'static str) {
+        match self {
+            Format::Human => ("human", "Tables and findings for people (default)"),
+            Format::Json => ("json", "One JSON document (docs/json-output.md)"),
+            Format::Jsonl => (
+                "jsonl",
+                "One JSON object per bill, streamed as each finishes",
+            ),
+            Format::Csv => ("csv", "One CSV row per bill, safe to open in a spreadsheet"),
+            Format::Markdown => (
+                "markdown",
+                "Markdown for pull-request comments and $GITHUB_STEP_SUMMARY",
+            ),
+            Format::Junit => (
+                "junit",
+                "JUnit XML: a testsuite per bill, a testcase per check",
+            ),
+            Format::Sarif => ("sarif", "SARIF 2.1.0 for code-scanning tools"),
+            Format::Github => (
+                "github",
+                "GitHub Actions annotations (`::error file=...,line=...::`)",
+            ),
+            Format::Gitlab => (
+                "gitlab",
+                "GitLab Code Quality JSON (`> gl-code-quality-report.json`)",
+            ),
+            Format::Html => (
+                "html",
+                "One self-contained HTML page with charts (`> report.html`)",
+            ),
+        }
+    }
 }
 
 /// What a result weighs in the run's verdict: the formats with levels
@@ -195,7 +247,43 @@ impl Default for Context {
     }
 }
 
-/// Renders a whole report in the chosen format.
+/// How every renderer of a whole [`Report`] is called: the report, the
+/// context (fail level, colour, `check`), and where to write it. Each
+/// format's file has one (`json::write`, `html::write`, ...);
+/// [`Format::renderer`] is the table.
+pub type Renderer = fn(&Report, &Context, &mut dyn io::Write) -> io::Result<()>;
+
+impl Format {
+    /// The renderer of this format.
+    pub fn renderer(self) -> Renderer {
+        match self {
+            // Escaped (`term_report`) piece by piece in `paint::Styled`.
+            Format::Human => human::write,
+            Format::Json => json::write,
+            Format::Jsonl => json::write_lines,
+            Format::Csv => csv::write,
+            Format::Markdown => markdown::write,
+            Format::Junit => junit::write,
+            Format::Sarif => sarif::write,
+            Format::Github => github::write,
+            Format::Gitlab => gitlab::write,
+            Format::Html => html::write,
+        }
+    }
+}
+
+/// Writes a whole report in the chosen format to `out`.
+pub fn write(
+    report: &Report,
+    format: Format,
+    ctx: &Context,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    (format.renderer())(report, ctx, out)
+}
+
+/// Renders a whole report in the chosen format, as text ([`write`] into
+/// memory).
 ///
 /// ```
 /// use billaudit::{Context, Format, Options, audit_paths, render};
@@ -209,19 +297,10 @@ impl Default for Context {
 /// assert_eq!(v["passed"], false);
 /// ```
 pub fn render(report: &Report, format: Format, ctx: &Context) -> String {
-    match format {
-        // Escaped (`term_report`) piece by piece in `paint::Styled`.
-        Format::Human => human::render(report, ctx),
-        Format::Json => json::render(report),
-        Format::Jsonl => json::render_lines(report),
-        Format::Csv => csv::render(report),
-        Format::Markdown => term_report(markdown::render(report, ctx)),
-        Format::Junit => junit::render(report, ctx),
-        Format::Sarif => sarif::render(report, ctx),
-        Format::Github => github::render(report),
-        Format::Gitlab => gitlab::render(report, ctx),
-        Format::Html => html::render(report),
-    }
+    let mut text = Vec::new();
+    // Writing into memory cannot fail, and every renderer writes UTF-8.
+    let _ = write(report, format, ctx, &mut text);
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// The figures of all bills in one currency.

@@ -13,7 +13,7 @@ use super::{Context, INPUT_ERROR, Weight, expectation_code};
 use crate::audit::CHECKS;
 use crate::expect::{Report, Status};
 
-pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 fn location(path: &str, line: Option<u64>) -> Value {
     let mut physical = json!({ "artifactLocation": { "uri": uri(path) } });
@@ -40,7 +40,7 @@ fn uri(path: &str) -> String {
 }
 
 /// The SARIF level of a result of this weight.
-pub fn level(w: Weight) -> &'static str {
+pub(crate) fn level(w: Weight) -> &'static str {
     match w {
         Weight::Fails | Weight::InputError => "error",
         Weight::Reported => "warning",
@@ -98,7 +98,16 @@ fn rules() -> Vec<Value> {
     rules
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+/// `--format sarif`: the [`Renderer`](super::Renderer) of the format.
+pub(crate) fn write(
+    report: &Report,
+    ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render(report, ctx).as_bytes())
+}
+
+pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut results: Vec<Value> = Vec::new();
     for b in &report.bills {
         for f in &b.findings {

@@ -1,4 +1,4 @@
-//! One user rule of billaudit.toml (`[[rule]]`, [`crate::classify::user`])
+//! One user rule of billaudit.toml (`[[rule]]`, `crate::classify::user`)
 //! in the form a query uses ([`UserRule`]): the same column, the same
 //! matcher as data, the same category, and the label the query's comments
 //! show. [`SqlOptions::configure`](super::SqlOptions::configure) calls it

@@ -2,7 +2,7 @@
 
 /// The allowed values of the FOCUS 1.2 `ServiceCategory` column, as the
 /// specification writes them. `docs/categories.md` says where each lands.
-pub const SERVICE_CATEGORIES: &[&str] = &[
+pub(crate) const SERVICE_CATEGORIES: &[&str] = &[
     "AI and Machine Learning",
     "Analytics",
     "Business Applications",

@@ -16,7 +16,7 @@
 
 /// What the charge is for, at the line level (`GPU instance A100`).
 /// Classified first.
-pub const DESCRIPTION: &[&str] = &[
+pub(crate) const DESCRIPTION: &[&str] = &[
     // English
     "Description",
     "Item",
@@ -66,7 +66,7 @@ pub const DESCRIPTION: &[&str] = &[
 /// Which product or service the charge belongs to (`Elastic Compute
 /// Service`). The description when a bill has nothing finer; classified
 /// after [`DESCRIPTION`].
-pub const SERVICE: &[&str] = &[
+pub(crate) const SERVICE: &[&str] = &[
     // English
     "Service",
     "Product",
@@ -94,7 +94,7 @@ pub const SERVICE: &[&str] = &[
 
 /// The payable amount of the line. Payable names come before list or gross
 /// ones (`应付金额` before `金额`).
-pub const AMOUNT: &[&str] = &[
+pub(crate) const AMOUNT: &[&str] = &[
     // Chinese, payable first
     "应付金额",
     "优惠后总价",
@@ -144,7 +144,7 @@ pub const AMOUNT: &[&str] = &[
 ];
 
 /// How much was used or bought.
-pub const QUANTITY: &[&str] = &[
+pub(crate) const QUANTITY: &[&str] = &[
     // English
     "Quantity",
     "Qty",
@@ -178,7 +178,7 @@ pub const QUANTITY: &[&str] = &[
 ];
 
 /// The unit of the quantity (`hours`, `GB`).
-pub const UNIT: &[&str] = &[
+pub(crate) const UNIT: &[&str] = &[
     // English
     "Unit",
     // Chinese
@@ -203,7 +203,7 @@ pub const UNIT: &[&str] = &[
 
 /// The unit a unit price is quoted per (`元/万次`, `per 1K requests`): it may
 /// declare a block of units (see `line-arithmetic`).
-pub const PRICE_UNIT: &[&str] = &[
+pub(crate) const PRICE_UNIT: &[&str] = &[
     // English
     "Price Unit",
     "Pricing Unit",
@@ -220,7 +220,7 @@ pub const PRICE_UNIT: &[&str] = &[
 ];
 
 /// The price of one unit of the quantity.
-pub const UNIT_PRICE: &[&str] = &[
+pub(crate) const UNIT_PRICE: &[&str] = &[
     // English
     "Unit Price",
     // as exports spell identifiers (`unit_price` before the bare `price`,
@@ -252,7 +252,7 @@ pub const UNIT_PRICE: &[&str] = &[
 ];
 
 /// The amount before discounts, when the bill states one.
-pub const LIST_AMOUNT: &[&str] = &[
+pub(crate) const LIST_AMOUNT: &[&str] = &[
     // Chinese
     "原价",
     "官网价",
@@ -264,7 +264,7 @@ pub const LIST_AMOUNT: &[&str] = &[
 ];
 
 /// The currency of the line (`USD`, `人民币`).
-pub const CURRENCY: &[&str] = &[
+pub(crate) const CURRENCY: &[&str] = &[
     // English
     "Currency",
     // Chinese
@@ -287,7 +287,7 @@ pub const CURRENCY: &[&str] = &[
 ];
 
 /// The date of the charge (or of its period's start).
-pub const DATE: &[&str] = &[
+pub(crate) const DATE: &[&str] = &[
     // English
     "Date",
     // Chinese
@@ -314,7 +314,7 @@ pub const DATE: &[&str] = &[
 ];
 
 /// When the charged period starts.
-pub const START: &[&str] = &[
+pub(crate) const START: &[&str] = &[
     // English
     "Start",
     // Chinese
@@ -338,7 +338,7 @@ pub const START: &[&str] = &[
 ];
 
 /// When the charged period ends.
-pub const END: &[&str] = &[
+pub(crate) const END: &[&str] = &[
     // English
     "End",
     // Chinese
@@ -360,7 +360,7 @@ pub const END: &[&str] = &[
 ];
 
 /// A `start - end` range in one cell.
-pub const PERIOD: &[&str] = &[
+pub(crate) const PERIOD: &[&str] = &[
     "Period",
     "时间段",
     "计费周期",
@@ -370,7 +370,7 @@ pub const PERIOD: &[&str] = &[
 ];
 
 /// The resource (instance, pod, volume) the charge is for.
-pub const RESOURCE_ID: &[&str] = &[
+pub(crate) const RESOURCE_ID: &[&str] = &[
     "Resource ID",
     "ResourceId",
     "资源ID",
@@ -382,15 +382,15 @@ pub const RESOURCE_ID: &[&str] = &[
 
 /// Columns that name the kind of a line, classified with [`DESCRIPTION`]
 /// (Alibaba `产品明细`, Tencent `组件名称`, `Type`) but never its description.
-pub const LINE_KIND: &[&str] = &["产品明细", "组件名称", "子产品名称", "Type", "类型"];
+pub(crate) const LINE_KIND: &[&str] = &["产品明细", "组件名称", "子产品名称", "Type", "类型"];
 
 /// Columns that name the category of a service, classified with
 /// [`SERVICE`].
-pub const SERVICE_KIND: &[&str] = &["Category", "Service Category"];
+pub(crate) const SERVICE_KIND: &[&str] = &["Category", "Service Category"];
 
 /// Money columns that only say how a charge was paid (cash, vouchers,
 /// stored value): never the amount, never summed.
-pub const PAYMENT_SPLITS: &[&str] = &[
+pub(crate) const PAYMENT_SPLITS: &[&str] = &[
     "现金支付",
     "代金券抵扣",
     "储值卡支付金额",
@@ -406,7 +406,7 @@ pub const PAYMENT_SPLITS: &[&str] = &[
 /// Every list of header names above, for whoever needs to know whether a
 /// cell is a header word at all (encoding detection: a Windows-1252 or
 /// Shift_JIS reading that names header words is the file's).
-pub const ALL: &[&[&str]] = &[
+pub(crate) const ALL: &[&[&str]] = &[
     DESCRIPTION,
     SERVICE,
     AMOUNT,

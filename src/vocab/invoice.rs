@@ -9,7 +9,7 @@
 /// Keys of the invoice's own date (`Invoice date: 2025-11-30`,
 /// `Rechnungsdatum: 30.11.2025`, `开票日期：2025年11月30日`, `請求日: 2025/11/30`).
 /// Compared lowercased, after full-width forms are folded.
-pub const DATE_KEYS: &[&str] = &[
+pub(crate) const DATE_KEYS: &[&str] = &[
     // English
     "date",
     "invoice date",
@@ -49,7 +49,7 @@ pub const DATE_KEYS: &[&str] = &[
 /// 2025-11-30`, `Leistungszeitraum: 01.11.2025 - 30.11.2025`, `账单周期：...`,
 /// `請求期間: 2025/11/01 - 2025/11/30`). A month alone (`Oct 2025`,
 /// `2025年10月`) is its first to its last day.
-pub const PERIOD_KEYS: &[&str] = &[
+pub(crate) const PERIOD_KEYS: &[&str] = &[
     // English
     "billing period",
     "period",
@@ -87,14 +87,15 @@ pub const PERIOD_KEYS: &[&str] = &[
 /// At most this multiple of a stated figure is taken for charges printed
 /// several times (`parse-double-counted`, and the text reader's reading
 /// that reconciles).
-pub const MAX_MULTIPLE: u32 = 10;
+pub(crate) const MAX_MULTIPLE: u32 = 10;
 
 /// Day-first dotted dates as German, Dutch and Polish invoices print them
 /// (`30.11.2025`), which no CSV date column is assumed to hold: tried for
 /// an invoice's date and period only, after the crate's date reader.
-pub const DOTTED_DATE_FORMATS: &[&str] = &["%d.%m.%Y", "%d. %m. %Y"];
+pub(crate) const DOTTED_DATE_FORMATS: &[&str] = &["%d.%m.%Y", "%d. %m. %Y"];
 
 /// Words between the two dates of a period (`2025-10-01 to 2025-10-31`,
 /// `01.11.2025 bis 30.11.2025`), besides the dashes and `~` the date reader
 /// knows. Lowercase, whole words.
-pub const RANGE_WORDS: &[&str] = &["to", "through", "until", "bis", "au", "tot", "hasta", "al"];
+pub(crate) const RANGE_WORDS: &[&str] =
+    &["to", "through", "until", "bis", "au", "tot", "hasta", "al"];

@@ -5,12 +5,12 @@
 //! This module sits at the bottom of the stage order (rank 0 in
 //! docs/architecture.md): it imports no stage, and every stage may import it.
 
-pub mod category;
+pub(crate) mod category;
 pub mod checks;
-pub mod commitment;
+pub(crate) mod commitment;
 pub mod currency;
-pub mod focus;
-pub mod headers;
-pub mod invoice;
+pub(crate) mod focus;
+pub(crate) mod headers;
+pub(crate) mod invoice;
 pub mod summary;
-pub mod units;
+pub(crate) mod units;

@@ -5,18 +5,18 @@
 use rust_decimal::Decimal;
 
 /// One hour, after a block count (`100 Hours`) and a `GPU-` or `卡` prefix.
-pub const HOUR: &[&str] = &[
+pub(crate) const HOUR: &[&str] = &[
     "h", "hr", "hrs", "hour", "hours", "小时", "时", "卡时", "核时",
 ];
 /// One day.
-pub const DAY: &[&str] = &["d", "day", "days", "天", "日"];
+pub(crate) const DAY: &[&str] = &["d", "day", "days", "天", "日"];
 /// One minute.
-pub const MINUTE: &[&str] = &["min", "mins", "minute", "minutes", "分钟"];
+pub(crate) const MINUTE: &[&str] = &["min", "mins", "minute", "minutes", "分钟"];
 /// One second.
-pub const SECOND: &[&str] = &["s", "sec", "secs", "second", "seconds", "秒"];
+pub(crate) const SECOND: &[&str] = &["s", "sec", "secs", "second", "seconds", "秒"];
 /// Words that make a unit storage, traffic or requests, not time, even with
 /// an hour in it (`GB*小时`, `GB-hours`).
-pub const NOT_TIME: &[&str] = &[
+pub(crate) const NOT_TIME: &[&str] = &[
     "gb", "tb", "mb", "gib", "tib", "byte", "request", "次", "万",
 ];
 
@@ -24,7 +24,7 @@ pub const NOT_TIME: &[&str] = &[
 /// `GPU-hour`, `卡时` are 1; `days`, `天` are 24; `min` is 1/60; `s` is
 /// 1/3600. Azure's block units (`100 Hours`) multiply. Storage and traffic
 /// units (`GB*小时`, `GB-hours`) are not time and give `None`.
-pub fn unit_hours(unit: &str) -> Option<Decimal> {
+pub(crate) fn unit_hours(unit: &str) -> Option<Decimal> {
     let u = unit.trim().to_lowercase();
     if NOT_TIME.iter().any(|w| u.contains(w)) {
         return None;
@@ -62,7 +62,7 @@ pub fn unit_hours(unit: &str) -> Option<Decimal> {
 /// when the bill has no unit column: `GPU 时长 RTX 4090`,
 /// `RTX 4090 GPU instance (hours)`. ASCII words must stand alone
 /// (`hourly` is not `hour`).
-pub const HOUR_IN_TEXT: &[&str] = &[
+pub(crate) const HOUR_IN_TEXT: &[&str] = &[
     "时长",
     "小时",
     "卡时",
@@ -77,7 +77,7 @@ pub const HOUR_IN_TEXT: &[&str] = &[
 /// line's text: 1 when the text names an hour ([`HOUR_IN_TEXT`]), else
 /// `None`. Only asked of GPU compute lines, whose texts name memory sizes
 /// (`A100 80GB`) that are not a unit.
-pub fn text_hours(text: &str) -> Option<Decimal> {
+pub(crate) fn text_hours(text: &str) -> Option<Decimal> {
     let t = text.to_lowercase();
     let named = HOUR_IN_TEXT.iter().any(|w| {
         t.match_indices(w).any(|(i, _)| {

@@ -11,7 +11,7 @@ use crate::normalise::terms::Term;
 /// `DistributorDiscount`), and the negation that offsets Savings Plan usage.
 const CREDIT_TYPES: &[&str] = &["credit", "refund", "*discount", "savingsplannegation"];
 
-pub const CUR_LEGACY: Spec = Spec {
+pub(super) const CUR_LEGACY: Spec = Spec {
     name: "aws-cur",
     summary: "AWS Cost and Usage Report (legacy, `lineItem/...` columns)",
     cost_column: "lineItem/UnblendedCost",
@@ -98,7 +98,7 @@ pub const CUR_LEGACY: Spec = Spec {
     ..Spec::EMPTY
 };
 
-pub const CUR2: Spec = Spec {
+pub(super) const CUR2: Spec = Spec {
     name: "aws-cur2",
     summary: "AWS Cost and Usage Report 2.0 (snake_case `line_item_...` columns)",
     cost_column: "line_item_unblended_cost",

@@ -28,7 +28,7 @@ const ROUNDING: (&str, &[&str], Category, &str) = (
     "aws-record-type",
 );
 
-pub const DBR: Spec = Spec {
+pub(super) const DBR: Spec = Spec {
     name: "aws-dbr",
     summary: "AWS Detailed Billing Report (pre-CUR, `RecordType` + `UnBlendedCost`)",
     cost_column: "UnBlendedCost",
@@ -73,7 +73,7 @@ pub const DBR: Spec = Spec {
     ..Spec::EMPTY
 };
 
-pub const MONTHLY: Spec = Spec {
+pub(super) const MONTHLY: Spec = Spec {
     name: "aws-monthly",
     summary: "AWS monthly report / cost allocation report (pre-CUR, `RecordType` + `TotalCost`)",
     cost_column: "TotalCost",

@@ -7,7 +7,7 @@ use crate::model::Category;
 use crate::normalise::profile::Role;
 use crate::normalise::terms::Term;
 
-pub const AZURE: Spec = Spec {
+pub(super) const AZURE: Spec = Spec {
     name: "azure",
     summary: "Azure cost details / usage details (EA, MCA, pay-as-you-go)",
     cost_column: "CostInBillingCurrency (or PreTaxCost, Cost)",

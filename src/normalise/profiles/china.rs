@@ -13,7 +13,7 @@ use crate::normalise::profile::Role;
 /// `退款-退订` style values start with the kind of transaction.
 const REFUNDS: &[&str] = &["退款*", "退费*", "降配*", "退订*", "refund*"];
 
-pub const ALIBABA: Spec = Spec {
+pub(super) const ALIBABA: Spec = Spec {
     name: "alibaba",
     summary: "Alibaba Cloud 账单明细 (legacy `原价` and new `官网价` exports)",
     cost_column: "应付金额",
@@ -62,7 +62,7 @@ pub const ALIBABA: Spec = Spec {
     ..Spec::EMPTY
 };
 
-pub const TENCENT: Spec = Spec {
+pub(super) const TENCENT: Spec = Spec {
     name: "tencent",
     summary: "Tencent Cloud 明细账单 (resource/component detail export)",
     cost_column: "优惠后总价",
@@ -100,7 +100,7 @@ pub const TENCENT: Spec = Spec {
     ..Spec::EMPTY
 };
 
-pub const HUAWEI: Spec = Spec {
+pub(super) const HUAWEI: Spec = Spec {
     name: "huawei",
     summary: "Huawei Cloud 流水/明细账单 (使用量类型明细), monthly files in numbered parts",
     cost_column: "应付金额(¥)",

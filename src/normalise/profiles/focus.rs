@@ -5,7 +5,7 @@ use crate::model::Category;
 use crate::normalise::profile::{CostBasis, Role};
 use crate::normalise::terms::Term;
 
-pub const FOCUS: Spec = Spec {
+pub(super) const FOCUS: Spec = Spec {
     name: "focus",
     summary: "FOCUS 1.0-1.2 (FinOps Open Cost and Usage Specification), any provider",
     cost_column: "BilledCost",

@@ -4,7 +4,7 @@ use super::Spec;
 use crate::model::Category;
 use crate::normalise::profile::Role;
 
-pub const GCP: Spec = Spec {
+pub(super) const GCP: Spec = Spec {
     name: "gcp",
     summary: "Google Cloud billing export (BigQuery table flattened to CSV)",
     cost_column: "cost",

@@ -5,7 +5,7 @@ use crate::normalise::profile::Role;
 
 /// Vast.ai charges (`vastai search invoices` / `GET /api/v0/invoices`, as
 /// CSV): `Instance 123 GPU charge: hours * $/hr`, quantity x rate = amount.
-pub const VASTAI: Spec = Spec {
+pub(super) const VASTAI: Spec = Spec {
     name: "vastai",
     summary: "Vast.ai charges (`type, description, timestamp, quantity, rate, amount, instance_id`)",
     cost_column: "amount",

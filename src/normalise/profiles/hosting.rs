@@ -8,7 +8,7 @@ use crate::normalise::profile::Role;
 /// DigitalOcean's invoice CSV (`GET /v2/customers/my/invoices/{uuid}/csv`,
 /// the control panel's "Download CSV"). The amount column is named after
 /// the currency and holds `$3.11`; a `Taxes` product row is the tax.
-pub const DIGITALOCEAN: Spec = Spec {
+pub(super) const DIGITALOCEAN: Spec = Spec {
     name: "digitalocean",
     summary: "DigitalOcean invoice CSV (`product, group_description, ..., USD`)",
     cost_column: "USD",
@@ -76,7 +76,7 @@ pub const DIGITALOCEAN: Spec = Spec {
 
 /// Linode (Akamai) invoice items (`GET /v4/account/invoices/{id}/items`,
 /// flattened to CSV): `amount` is before tax, `total` after it.
-pub const LINODE: Spec = Spec {
+pub(super) const LINODE: Spec = Spec {
     name: "linode",
     summary: "Linode / Akamai invoice items (`label, from, to, ..., tax, total`)",
     cost_column: "total",
@@ -124,7 +124,7 @@ pub const LINODE: Spec = Spec {
 /// Vultr invoice items (`GET /v2/billing/invoices/{invoice-id}/items`, as
 /// CSV). `unit_type` is `hours`, `overage` or `discount`; a discount item
 /// is a credit.
-pub const VULTR: Spec = Spec {
+pub(super) const VULTR: Spec = Spec {
     name: "vultr",
     summary: "Vultr invoice items (`description, product, start_date, ..., unit_price, total`)",
     cost_column: "total",

@@ -56,7 +56,7 @@ pub struct Spec {
     /// which rows are items, the stated total, or restatements.
     pub record_types: Option<RecordTypeTable>,
     /// The commitment and contract columns, aliases per term
-    /// ([`super::terms`]).
+    /// (`super::terms`).
     pub terms: &'static [(Term, &'static [&'static str])],
 }
 

@@ -3,7 +3,7 @@
 use super::Spec;
 use crate::normalise::profile::Role;
 
-pub const OCI: Spec = Spec {
+pub(super) const OCI: Spec = Spec {
     name: "oci",
     summary: "Oracle Cloud Infrastructure cost report (`cost/myCost`)",
     cost_column: "cost/myCost",

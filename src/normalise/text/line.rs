@@ -7,7 +7,7 @@ use crate::vocab::{currency, invoice};
 
 /// An invoice's date: what the crate's date reader reads, or a day-first
 /// dotted date (`30.11.2025`, [`invoice::DOTTED_DATE_FORMATS`]).
-pub fn invoice_date(value: &str) -> Option<NaiveDateTime> {
+pub(super) fn invoice_date(value: &str) -> Option<NaiveDateTime> {
     let v = value.trim();
     parse_datetime(v).or_else(|| {
         invoice::DOTTED_DATE_FORMATS.iter().find_map(|f| {
@@ -181,7 +181,7 @@ pub fn period(value: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
 /// A period written somewhere in a line of words (`Service ID svc-322699,
 /// period 2025-10-01 to 2025-10-31`): the first run of at most seven words
 /// that is a range of two dates.
-pub fn period_in(text: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
+pub(super) fn period_in(text: &str) -> Option<(NaiveDateTime, NaiveDateTime)> {
     let words: Vec<&str> = text
         .split_whitespace()
         .map(|w| w.trim_end_matches([',', ';', ')']).trim_start_matches('('))

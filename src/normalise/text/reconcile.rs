@@ -55,7 +55,7 @@ impl SetAside {
 }
 
 /// Sets aside the blocks that restate the counted one; see the module.
-pub fn reconcile(inv: &mut Invoice) {
+pub(super) fn reconcile(inv: &mut Invoice) {
     let items: Vec<(usize, u64, Decimal)> = inv
         .lines
         .iter()

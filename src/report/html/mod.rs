@@ -51,6 +51,15 @@ pub const MAX_TREND_SERIES: usize = 6;
 /// Characters of a description shown in a table cell; the rest is in `title`.
 pub const DESCRIPTION_CHARS: usize = 120;
 
+/// `--format html`: the [`Renderer`](super::Renderer) of the format.
+pub fn write(
+    report: &Report,
+    _ctx: &super::Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(render(report).as_bytes())
+}
+
 /// The whole page.
 pub fn render(report: &Report) -> String {
     let n = report.bills.len();

@@ -1,0 +1,171 @@
+//! The row step every reader of a table shares: classify what one row gave
+//! ([`Classify`]) and add it to the bills in file order ([`apply_outcome`]),
+//! and the CSV row loop ([`read_rows`]). Below `csv_run`, `parallel` and
+//! `parquet_run`, which all call it, so none of them calls back into another.
+
+use std::io::Read;
+
+use ::csv::ByteRecord;
+
+use super::bills::Bills;
+use super::diagnostics::{csv_error, shift_error, swallowed};
+use super::{Options, seen};
+use crate::classify::ClassCache;
+use crate::classify::user::BoundRules;
+use crate::error::Result;
+use crate::ingest;
+use crate::ingest::csv::Window;
+use crate::model::LineItem;
+use crate::normalise::{RowNormaliser, RowOutcome, SkipReason};
+use crate::vocab::summary::SummaryKind;
+
+/// What classifies a file's rows: the user's rules (bound to its columns)
+/// before the built-in classifier, with the reader's cache.
+pub(super) struct Classify<'a> {
+    pub(super) opts: &'a Options,
+    pub(super) user: &'a BoundRules<'a>,
+}
+
+impl Classify<'_> {
+    fn one(&self, rec: &ByteRecord, item: &mut LineItem, cache: &mut ClassCache) {
+        if self.user.is_empty() || !self.user.classify(rec, item) {
+            self.opts.classifier.classify_cached(item, cache);
+        }
+    }
+
+    /// Classifies what one row gave.
+    pub(super) fn outcome(
+        &self,
+        rec: &ByteRecord,
+        outcome: &mut RowOutcome,
+        cache: &mut ClassCache,
+    ) {
+        match outcome {
+            RowOutcome::Item(item) => self.one(rec, item, cache),
+            RowOutcome::WithCredits(item, credits) => {
+                self.one(rec, item, cache);
+                for c in credits {
+                    self.opts.classifier.classify(c);
+                }
+            }
+            RowOutcome::Skip(..) | RowOutcome::Stated { .. } => {}
+        }
+    }
+}
+
+/// Moves every line number of a row's outcome by `by` (a range read on its
+/// own thread counts lines from its start).
+pub(super) fn shift_lines(outcome: &mut RowOutcome, by: u64) {
+    match outcome {
+        RowOutcome::Item(item) => item.line += by,
+        RowOutcome::WithCredits(item, credits) => {
+            item.line += by;
+            for c in credits {
+                c.line += by;
+            }
+        }
+        RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
+        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } => {}
+    }
+}
+
+/// Adds one classified row's outcome to the bills, in file order, showing
+/// each item to the item hook (`billaudit lines`). The outcome is borrowed
+/// (only a skip's finding is taken out of it), so that the thread that made
+/// it also frees it.
+pub(super) fn apply_outcome(
+    bills: &mut Bills<'_>,
+    outcome: &mut RowOutcome,
+    line: u64,
+    opts: &Options,
+    path: &str,
+) {
+    match outcome {
+        RowOutcome::Item(item) => {
+            seen(opts, path, item);
+            bills.add_item(item);
+        }
+        RowOutcome::WithCredits(item, credits) => {
+            seen(opts, path, item);
+            bills.add_item(item);
+            for c in credits.iter() {
+                seen(opts, path, c);
+                bills.add_item(c);
+            }
+        }
+        RowOutcome::Skip(reason, finding) => bills.add_skip(*reason, finding.take()),
+        RowOutcome::Stated {
+            kind,
+            amount,
+            currency,
+        } => {
+            bills.add_skip(SkipReason::Summary, None);
+            let stated = Some((line, *amount));
+            let bill = bills.for_currency(currency);
+            // As on a text invoice, the last subtotal and total stated are checked.
+            if *kind == SummaryKind::Subtotal {
+                bill.stated_subtotal = stated;
+            } else {
+                bill.stated_total = stated;
+            }
+        }
+    }
+}
+
+/// Streams the rows of `rdr` into the bills; lines are the reader's plus
+/// `line_offset`. Returns the number of rows read.
+pub(super) fn read_rows<R: Read>(
+    rdr: &mut ::csv::Reader<Window<R>>,
+    line_offset: u64,
+    norm: &RowNormaliser<'_>,
+    class: &Classify<'_>,
+    bills: &mut Bills<'_>,
+    path: &str,
+) -> Result<u64> {
+    let opts = class.opts;
+    let mut rec = ByteRecord::new();
+    let mut cache = ClassCache::default();
+    // The item of the row just added, to build the next row in.
+    let mut spare = Vec::with_capacity(1);
+    let mut rows = 0u64;
+    // Where the last record started: an unclosed quote swallows the rest of
+    // the file into it, and only the end of the file shows that.
+    let mut last_start = 0u64;
+    loop {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            Ok(false) => {
+                if rows > 0 {
+                    swallowed(path, last_start, rdr.position().line(), line_offset)?;
+                }
+                break;
+            }
+            Err(e) => return Err(shift_error(csv_error(path, &e), line_offset)),
+        }
+        let (_, start) = record_start(rdr, &rec);
+        last_start = start;
+        rows += 1;
+        if rows % 16_384 == 0 {
+            if let Some(h) = &opts.progress {
+                (h.0)(0, 16_384);
+            }
+        }
+        let line = start + line_offset;
+        let mut outcome = norm.row_reusing(line, &rec, &mut spare);
+        class.outcome(&rec, &mut outcome, &mut cache);
+        apply_outcome(bills, &mut outcome, line, opts, path);
+        if let RowOutcome::Item(item) = outcome {
+            spare.push(item);
+        }
+    }
+    Ok(rows)
+}
+
+/// Where the record just read starts, as (byte, line) of its reader.
+pub(super) fn record_start<R: Read>(
+    rdr: &::csv::Reader<Window<R>>,
+    rec: &ByteRecord,
+) -> (u64, u64) {
+    let at = rec.position().map_or((0, 1), |p| (p.byte(), p.line()));
+    ingest::csv::true_start(at, |b| rdr.get_ref().byte(b))
+}
