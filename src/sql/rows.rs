@@ -241,7 +241,7 @@ pub(super) fn at_scale_text(d: Dialect, x: &str, k: &str) -> String {
 /// audit drops too) and slashed ones (`9/2/2023`, month first unless the
 /// first number is above 12 or `--date-order day-first`): the groups of
 /// year, month, day, hour, minute, second.
-const ISO: &str = "^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})([T ]([0-9]{1,2}):([0-9]{2})(:([0-9]{2})([.][0-9]*)?)?)? ?(Z|UTC|GMT)?([+-][0-9]{2}:?[0-9]{2})?$";
+pub(super) const ISO: &str = "^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})([T ]([0-9]{1,2}):([0-9]{2})(:([0-9]{2})([.][0-9]*)?)?)? ?(Z|UTC|GMT)?([+-][0-9]{2}:?[0-9]{2})?$";
 const SLASHED: &str =
     "^([0-9]{1,2})/([0-9]{1,2})/([0-9]{1,4})( ([0-9]{1,2}):([0-9]{2})(:([0-9]{2}))?)?$";
 

@@ -37,10 +37,20 @@ from gen_findings import write_focus  # noqa: E402
 CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
          "replica-redundancy", "scheduling-fee-share", "above-list-price",
-         "above-contracted-price"}
+         "above-contracted-price", "billing-rounding", "billing-granularity"}
 # The codes whose per-line `difference` is compared with the figure the
 # audit's message states.
 DIFF_CODES = {"line-arithmetic", "above-list-price"}
+# The codes whose figures (expected, actual, difference) are compared with
+# those the audit's message states: `billed for E h elapsed ... X h more`
+# (rounding) and `billed A, ... cost about E (D more` (granularity).
+FIG_CODES = {
+    "billing-rounding": (r"h billed for (-?[0-9.]+) h elapsed .* (-?[0-9.]+) h more", (0, 2)),
+    "billing-granularity": (r"lines were billed (-?[0-9.]+)\b.*cost about (-?[0-9.]+)\b.* \((-?[0-9.]+)\b",
+                            (1, 0, 2)),
+}
+NATIVE_FIGS = {}
+QUERY_FIGS = {}
 LINE_COL = "__line"
 # The native line-arithmetic differences of the file last audited, by line.
 NATIVE_DIFFS = {}
@@ -64,6 +74,16 @@ def native(bin_, path, profile):
                 diffs[(f["code"], f["line"])] = Decimal(m.group(1))
     NATIVE_DIFFS.clear()
     NATIVE_DIFFS.update(diffs)
+    NATIVE_FIGS.clear()
+    for b in json.loads(out.stdout)["bills"]:
+        for f in b["findings"]:
+            if f["code"] in FIG_CODES:
+                rx, order = FIG_CODES[f["code"]]
+                m = re.search(rx, f["message"])
+                figs = [None, None, None]
+                for g, i in zip(m.groups(), order):
+                    figs[i] = Decimal(g)
+                NATIVE_FIGS[(f["code"], f["line"])] = tuple(figs)
     # The audit lists at most 100 findings of a code per bill: a bill that
     # reaches it is no test of equality.
     for code, n in Counter(c for c, _ in found).items():
@@ -80,6 +100,16 @@ def query(bin_, dialect, profile, table, extra):
     return out.stdout
 
 
+def query_figs(rows):
+    """The figures of the query's FIG_CODES rows, those the message states."""
+    QUERY_FIGS.clear()
+    for code, line, *figs in rows:
+        if code in FIG_CODES:
+            keep = FIG_CODES[code][1]
+            QUERY_FIGS[(code, line)] = tuple(Decimal(f) if i in keep and f is not None else None
+                                             for i, f in enumerate(figs))
+
+
 class DuckDb:
     name = "duckdb"
 
@@ -94,6 +124,7 @@ class DuckDb:
         QUERY_DIFFS.clear()
         QUERY_DIFFS.update({(r[0], r[2]): Decimal(r[10]) for r in rows
                             if r[0] in DIFF_CODES and r[2] is not None})
+        query_figs((r[0], r[2], r[8], r[9], r[10]) for r in rows)
         return Counter((r[0], r[2]) for r in rows)
 
 
@@ -130,6 +161,7 @@ class Spark:
         QUERY_DIFFS.clear()
         QUERY_DIFFS.update({(r["code"], r["line"]): Decimal(r["difference"]) for r in rows
                             if r["code"] in DIFF_CODES and r["line"] is not None})
+        query_figs((r["code"], r["line"], r["expected"], r["actual"], r["difference"]) for r in rows)
         return Counter((r["code"], r["line"]) for r in rows)
 
 
@@ -158,7 +190,13 @@ def main():
             bad += 1
             continue
         per_code = Counter(c for c, _ in want)
-        if got == want and QUERY_DIFFS != NATIVE_DIFFS:
+        if got == want and QUERY_FIGS != NATIVE_FIGS:
+            bad += 1
+            print(f"DIFFERS  {engine.name} {profile:8} {path}: figures")
+            for k in sorted(set(QUERY_FIGS) | set(NATIVE_FIGS), key=str):
+                if QUERY_FIGS.get(k) != NATIVE_FIGS.get(k):
+                    print(f"  {k}: native {NATIVE_FIGS.get(k)} query {QUERY_FIGS.get(k)}")
+        elif got == want and QUERY_DIFFS != NATIVE_DIFFS:
             bad += 1
             print(f"DIFFERS  {engine.name} {profile:8} {path}: per-line differences")
             for line in sorted(set(QUERY_DIFFS) | set(NATIVE_DIFFS), key=str):
