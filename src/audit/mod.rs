@@ -50,7 +50,7 @@ pub use bill::{Bill, BillBuilder};
 pub use finding_log::FindingLog;
 pub use partial::{Caches, Partial};
 pub use sink::{Emit, Sink};
-pub use thresholds::{Thresholds, default_text, parse_fraction, parse_share};
+pub use thresholds::{Thresholds, default_text, parse_fraction, parse_max_findings, parse_share};
 
 pub use gpu_usage::GpuUsage;
 pub use hidden_items::{HiddenItem, TOP_HIDDEN, TopHidden};
