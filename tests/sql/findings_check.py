@@ -12,7 +12,10 @@ the audit's message states (`off by X`, or `by X` above the list amount).
 `--generated N` adds N seeded FOCUS bills (tests/sql/gen_findings.py's
 generator: duplicates, idle storage, monthly storage, block prices,
 overcharges, surcharges above the list cost, inbound traffic, unclassified
-rows planted). Spark runs in one session for every query; it reads each
+rows, compute hours rounded up planted). For `billing-rounding` and
+`billing-granularity` the query's figures must equal those the audit's
+message states (FIG_CODES). The audit runs with `--max-findings-per-code
+unlimited`, so no code is capped. Spark runs in one session for every query; it reads each
 CSV with its own reader, numbers the rows in file order (zipWithIndex) and
 gets the query written with `--header-from` and `--line-column`.
 Prints one line per file; exits 1 on any difference.
