@@ -248,7 +248,8 @@ const SLASHED: &str =
 /// A date-time text as a TIMESTAMP; a text in another form stops the
 /// query with a message naming the value (the audit reads more forms). A
 /// date of those forms that is no date (`T30:00:00`) is NULL, as the audit
-/// reads no date from it. Evaluated only for the rows `idle-storage` reads.
+/// reads no date from it. Evaluated only for the rows `idle-storage`, `billing-rounding` and
+/// `billing-granularity` read.
 pub(super) fn timestamp(d: Dialect, t: &str, day_first: bool) -> String {
     let iso = |i| d.regex_group(t, ISO, i);
     let sl = |i| d.regex_group(t, SLASHED, i);

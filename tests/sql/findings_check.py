@@ -195,18 +195,17 @@ def main():
             bad += 1
             continue
         per_code = Counter(c for c, _ in want)
-        if got == want and QUERY_FIGS != NATIVE_FIGS:
+        # The figures of FIG_CODES, then the per-line differences of DIFF_CODES.
+        mismatch = next(((what, q, n) for what, q, n in
+                         (("figures", QUERY_FIGS, NATIVE_FIGS),
+                          ("per-line differences", QUERY_DIFFS, NATIVE_DIFFS)) if q != n), None)
+        if got == want and mismatch:
+            what, q, n = mismatch
             bad += 1
-            print(f"DIFFERS  {engine.name} {profile:8} {path}: figures")
-            for k in sorted(set(QUERY_FIGS) | set(NATIVE_FIGS), key=str):
-                if QUERY_FIGS.get(k) != NATIVE_FIGS.get(k):
-                    print(f"  {k}: native {NATIVE_FIGS.get(k)} query {QUERY_FIGS.get(k)}")
-        elif got == want and QUERY_DIFFS != NATIVE_DIFFS:
-            bad += 1
-            print(f"DIFFERS  {engine.name} {profile:8} {path}: per-line differences")
-            for line in sorted(set(QUERY_DIFFS) | set(NATIVE_DIFFS), key=str):
-                if QUERY_DIFFS.get(line) != NATIVE_DIFFS.get(line):
-                    print(f"  line {line}: native {NATIVE_DIFFS.get(line)} query {QUERY_DIFFS.get(line)}")
+            print(f"DIFFERS  {engine.name} {profile:8} {path}: {what}")
+            for k in sorted(set(q) | set(n), key=str):
+                if q.get(k) != n.get(k):
+                    print(f"  {k}: native {n.get(k)} query {q.get(k)}")
         elif got == want:
             print(f"ok       {engine.name} {profile:8} {path} {dict(sorted(per_code.items()))} ({time.time() - t:.1f} s)")
         else:
