@@ -38,18 +38,25 @@ fn unit_hours_sql(d: Dialect, unit: &str) -> String {
         .map(|w| d.contains(&u, w))
         .collect::<Vec<_>>()
         .join(" OR ");
+    let [one, day_hours, day] = unit_res();
+    format!(
+        "CASE WHEN {unit} IS NULL OR {not_time} THEN NULL WHEN {} THEN 1 WHEN {} OR {} THEN 24 END",
+        d.regex(&u, &one),
+        d.regex(&u, &day_hours),
+        d.regex(&u, &day),
+    )
+}
+
+/// The regular expressions of [`unit_hours_sql`] (of the lowercased unit):
+/// one hour; 24 hours; one day.
+fn unit_res() -> [String; 3] {
     let re = |count: &str, words: &[&str]| {
         format!(
             "^{WS}{count}{WS}(?:gpu)*(?:card)*(?:instance)*[-_ *·]*卡*[*·]*(?:{})(?:[(]s[)])*{WS}$",
             words.join("|")
         )
     };
-    format!(
-        "CASE WHEN {unit} IS NULL OR {not_time} THEN NULL WHEN {} THEN 1 WHEN {} OR {} THEN 24 END",
-        d.regex(&u, &re("(?:0*1)?", HOUR)),
-        d.regex(&u, &re("0*24", HOUR)),
-        d.regex(&u, &re("(?:0*1)?", DAY)),
-    )
+    [re("(?:0*1)?", HOUR), re("0*24", HOUR), re("(?:0*1)?", DAY)]
 }
 
 /// `unit` folded as `classify::fold` folds it before `billing-rounding`
@@ -263,4 +270,156 @@ pub(super) fn billing_granularity(d: Dialect, day_first: bool, row: Row) -> Part
         )
     );
     (vec![bg1, bg2, bg3, bg4, bg5, bg6, bg7], select)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::units::unit_hours;
+    use rust_decimal::Decimal;
+
+    /// The hours [`unit_hours_sql`] gives, evaluated with the `regex` crate
+    /// (RE2 syntax, as DuckDB and BigQuery; the patterns use nothing Java
+    /// or Joni read otherwise).
+    fn sql_hours(unit: &str) -> Option<u32> {
+        let u = unit.to_lowercase();
+        if NOT_TIME.iter().any(|w| u.contains(w)) {
+            return None;
+        }
+        let [one, day_hours, day] = unit_res().map(|r| regex::Regex::new(&r).unwrap());
+        if one.is_match(&u) {
+            Some(1)
+        } else if day_hours.is_match(&u) || day.is_match(&u) {
+            Some(24)
+        } else {
+            None
+        }
+    }
+
+    #[test]
+    fn hour_units_read_as_the_native_unit_hours() {
+        // The native answer, kept where it is 1 or 24 (the only ones the
+        // two checks count), is the oracle.
+        let native = |u: &str| match unit_hours(u) {
+            Some(h) if h == Decimal::ONE => Some(1),
+            Some(h) if h == Decimal::from(24) => Some(24),
+            _ => None,
+        };
+        let units = [
+            "h",
+            "H",
+            " Hours ",
+            "hrs",
+            "Hrs",
+            "hour(s)",
+            "hours(s)(s)",
+            "GPU-hour",
+            "gpu hours",
+            "GPU_Hour",
+            "gpugpu-h",
+            "card-hour",
+            "Instance-Hours",
+            "instance hour",
+            "1 Hour",
+            "01 hour",
+            "001h",
+            "10 Hours",
+            "100 Hours",
+            "0 hours",
+            "24 Hours",
+            "024 hrs",
+            "24h",
+            "2 days",
+            "1 day",
+            "Days",
+            "d",
+            "天",
+            "日",
+            "1天",
+            "小时",
+            "时",
+            "卡时",
+            "核时",
+            "卡卡时",
+            "卡 时",
+            "GPU·小时",
+            "gpu*小时",
+            "卡*小时",
+            "GB*小时",
+            "GB-hours",
+            "TB-Hours",
+            "Requests",
+            "次",
+            "minutes",
+            "min",
+            "s",
+            "seconds",
+            "month",
+            "GB-Month",
+            "hs",
+            "ch",
+            "hourly",
+            "per hour",
+            "h/s",
+            "1 gpu-hour(s)",
+            "24 gpu hours",
+            "24 days",
+            "1\t hours",
+            "hours\u{3000}",
+            "\u{3000}1\u{3000}hour",
+            "",
+            " ",
+            "1",
+            "24",
+        ];
+        for u in units {
+            assert_eq!(sql_hours(u), native(u), "{u:?}");
+        }
+    }
+
+    #[test]
+    fn the_folded_alphabets_pair_up() {
+        let from: Vec<char> = (0xff01..=0xff5e_u32).filter_map(char::from_u32).collect();
+        assert_eq!(from.len(), 94);
+        for c in from {
+            let f = crate::classify::fold(&c.to_string());
+            assert!(f.is_ascii() && f.len() == 1, "{c}");
+        }
+        let sql = folded(Dialect::DuckDb, "unit");
+        assert!(sql.contains("'！") && sql.contains("'!"), "{sql}");
+    }
+
+    #[test]
+    fn every_dialect_writes_both_branches_and_a_check_off_drops_its_own() {
+        for d in [
+            Dialect::DuckDb,
+            Dialect::Spark,
+            Dialect::Athena,
+            Dialect::BigQuery,
+        ] {
+            let mut o = super::super::SqlOptions::new(d, "focus");
+            // The columns the two checks read (the others need a header).
+            o.header = Some(
+                [
+                    "BilledCost",
+                    "BillingCurrency",
+                    "ChargeDescription",
+                    "ChargePeriodStart",
+                    "ChargePeriodEnd",
+                    "PricingQuantity",
+                    "PricingUnit",
+                    "ServiceCategory",
+                ]
+                .map(String::from)
+                .to_vec(),
+            );
+            let sql = super::super::generate_findings(&o).unwrap().sql;
+            assert!(sql.contains(&d.lit("billing-rounding")), "{d}");
+            assert!(sql.contains(&d.lit("billing-granularity")), "{d}");
+            assert!(sql.contains("br4 AS (") && sql.contains("bg7 AS ("), "{d}");
+            o.severities.insert(Check::BillingGranularity, None);
+            let sql = super::super::generate_findings(&o).unwrap().sql;
+            assert!(!sql.contains("bg1 AS (") && sql.contains("br1 AS ("), "{d}");
+        }
+    }
 }
