@@ -51,15 +51,24 @@ impl Granularity {
             self.fractional += 1;
             return;
         }
-        let Some(elapsed) = Decimal::from(secs).checked_div(per * Decimal::from(3600)) else {
+        // Ends written inclusively (`23:59:59`) or a few seconds off are
+        // not round-up: a minute of slack. Decided in whole seconds (the
+        // quantity is whole, the unit an hour or a day), not on the elapsed
+        // units, whose 28-digit rounding let a line exactly a minute short
+        // of 10 hours or more count.
+        let unit_secs = per * Decimal::from(3600);
+        let Some(short) = q
+            .checked_mul(unit_secs)
+            .and_then(|x| x.checked_sub(Decimal::from(secs)))
+        else {
             return;
         };
-        // Ends written inclusively (`23:59:59`) or a few seconds off are
-        // not round-up: a minute of slack.
-        let slack = Decimal::from(60) / (per * Decimal::from(3600));
-        if !(q - elapsed > slack && q - elapsed < Decimal::ONE) {
+        if !(short > Decimal::from(60) && short < unit_secs) {
             return;
         }
+        let Some(elapsed) = Decimal::from(secs).checked_div(unit_secs) else {
+            return;
+        };
         // What was paid per unit (after any discount), times the time used.
         let Some(cost) = item
             .amount
@@ -393,5 +402,42 @@ mod tests {
             )])
             .is_empty()
         );
+    }
+}
+
+#[cfg(test)]
+mod slack_tests {
+    use super::*;
+    use crate::audit::Policy;
+    use chrono::NaiveDateTime;
+
+    fn rounded(q: &str, unit: &str, end: &str) -> bool {
+        let mut i = LineItem::new(1, "gpu", "11.00".parse().unwrap());
+        i.category = Category::Compute;
+        i.quantity = Some(q.parse().unwrap());
+        i.unit = Some(unit.into());
+        i.start = NaiveDateTime::parse_from_str("2025-10-01 00:00:00", "%Y-%m-%d %H:%M:%S").ok();
+        i.end = NaiveDateTime::parse_from_str(end, "%Y-%m-%d %H:%M:%S").ok();
+        let mut g = Granularity::default();
+        g.add(&i);
+        let p = Policy::default();
+        let mut sink = Sink::new("b.csv", &p);
+        g.report(None, &mut sink);
+        !sink.finish().is_empty()
+    }
+
+    #[test]
+    fn exactly_a_minute_short_is_within_the_slack_at_any_length() {
+        // 11 h billed for 10 h 59 min: 11 * 3600 - 39540 = 60 s short,
+        // exactly the minute of slack, not more: not round-up.
+        assert!(!rounded("11", "hours", "2025-10-01 10:59:00"));
+        assert!(!rounded("1", "hours", "2025-10-01 00:59:00"));
+        assert!(!rounded("101", "hours", "2025-10-05 04:59:00"));
+        // 61 s short: round-up.
+        assert!(rounded("11", "hours", "2025-10-01 10:58:59"));
+        assert!(rounded("101", "hours", "2025-10-05 04:58:59"));
+        // A day: 2 days billed for 47 h 59 min (60 s short), and 61 s.
+        assert!(!rounded("2", "days", "2025-10-02 23:59:00"));
+        assert!(rounded("2", "days", "2025-10-02 23:58:59"));
     }
 }

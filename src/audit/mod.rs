@@ -50,7 +50,9 @@ pub use bill::{Bill, BillBuilder};
 pub use finding_log::FindingLog;
 pub use partial::{Caches, Partial};
 pub use sink::{Emit, Sink};
-pub use thresholds::{Flag, Thresholds, default_text, flags, parse_fraction, parse_share};
+pub use thresholds::{
+    Flag, Thresholds, default_text, flags, parse_fraction, parse_max_findings, parse_share,
+};
 
 pub use gpu_usage::GpuUsage;
 pub use hidden_items::{HiddenItem, TOP_HIDDEN, TopHidden};

@@ -384,6 +384,24 @@ pub fn flags() -> impl Iterator<Item = Flag> {
     })
 }
 
+/// `max-findings-per-code` (billaudit.toml, `--max-findings-per-code`): how
+/// many findings of one code a bill lists before one closing finding counts
+/// the rest ([`crate::audit::Policy::max_findings_per_code`]). A whole
+/// number; `0` or `unlimited` lists every finding (`usize::MAX`).
+pub fn parse_max_findings(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("unlimited") {
+        return Ok(usize::MAX);
+    }
+    match t.parse::<u64>() {
+        Ok(0) => Ok(usize::MAX),
+        Ok(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        Err(_) => Err(format!(
+            "max-findings-per-code must be a whole number of findings (0 or \"unlimited\" for no cap), not `{t}`"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

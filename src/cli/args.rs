@@ -77,6 +77,12 @@ pub struct CommonArgs {
     #[arg(long, overrides_with = "merge")]
     no_merge: bool,
 
+    /// List at most N findings of one code per bill, counting the rest in one
+    /// closing finding [default: 100, or billaudit.toml's max-findings-per-code];
+    /// `0` or `unlimited` lists them all.
+    #[arg(long, value_name = "N", value_parser = billaudit::audit::parse_max_findings)]
+    max_findings_per_code: Option<usize>,
+
     #[command(flatten)]
     pub color: super::color::ColorArgs,
 }
@@ -213,6 +219,9 @@ pub fn options(c: &CommonArgs) -> Result<Options, u8> {
     opts.max_input_bytes = c.max_input_bytes;
     opts.policy.thresholds.apply(&c.thresholds.0);
     c.currency.apply(&mut opts);
+    if let Some(n) = c.max_findings_per_code {
+        opts.policy.max_findings_per_code = n;
+    }
     if let Some(f) = c.fail_on {
         opts.policy.fail_on = match f {
             FailOn::Error => Severity::Error,

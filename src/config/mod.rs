@@ -88,6 +88,8 @@ pub struct Config {
     pub currencies: HashMap<String, String>,
     pub price_book: PriceBook,
     pub accepted: Vec<Accepted>,
+    /// `max-findings-per-code` (`usize::MAX`: no cap).
+    pub max_findings_per_code: Option<usize>,
 }
 
 /// The nearest `billaudit.toml` in `dir` or its parents.
@@ -140,6 +142,15 @@ pub fn parse(name: &str, text: &str) -> Result<Config, ConfigError> {
             .insert(known(code)?, level.get_ref().severity());
     }
     c.fail_on = raw.fail_on.map(|f| f.severity().unwrap_or(Severity::Error));
+    if let Some(m) = &raw.max_findings_per_code {
+        let text = match m.get_ref() {
+            raw::MaxFindings::Count(n) => n.to_string(),
+            raw::MaxFindings::Fraction(x) => x.to_string(),
+            raw::MaxFindings::Word(w) => w.clone(),
+        };
+        let n = crate::audit::parse_max_findings(&text).map_err(|e| err(m.span(), e))?;
+        c.max_findings_per_code = Some(n);
+    }
     if let Some(cur) = &raw.currency {
         let code = currency::parse_code(cur.get_ref())
             .map_err(|m| err(cur.span(), format!("currency: {m}")))?;
@@ -268,6 +279,9 @@ impl Config {
         }
         policy.price_book = self.price_book.clone();
         policy.accepted = self.accepted.clone();
+        if let Some(n) = self.max_findings_per_code {
+            policy.max_findings_per_code = n;
+        }
     }
 
     /// A user profile by name (`--profile NAME`).

@@ -37,6 +37,18 @@ pub struct RawConfig {
     pub accept: Vec<RawAccept>,
     /// The currency of bills that do not state one (an ISO 4217 code).
     pub currency: Option<Spanned<String>>,
+    /// How many findings of one code a bill lists (`0` or `"unlimited"`: all).
+    pub max_findings_per_code: Option<Spanned<MaxFindings>>,
+}
+
+/// `max-findings-per-code`: a TOML integer or a word (`"unlimited"`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum MaxFindings {
+    Count(i64),
+    /// Read only to be refused with the value in the message.
+    Fraction(f64),
+    Word(String),
 }
 
 /// `error`, `warning` or `off`.

@@ -10,6 +10,7 @@
 //! turns off has no branch; one the query cannot decide as the audit
 //! does is refused with an error, never written differently.
 
+use super::findings_usage::{self, Parts, Row};
 use super::rows::{at_scale_text, block, pow10, timestamp, unscaled};
 use super::{Dialect, Generated, Grain, SqlError, SqlOptions};
 use crate::audit::Check;
@@ -57,19 +58,25 @@ const BRANCHES: &[(Check, Build)] = &[
     (Check::UnclassifiedItems, unclassified_items),
     (Check::UnusedCommitment, commitment::unused_commitment),
     (Check::RateAboveReference, price::rate_above_reference),
+    (Check::BillingRounding, |c| {
+        usage(c, findings_usage::billing_rounding)
+    }),
+    (Check::BillingGranularity, |c| {
+        usage(c, findings_usage::billing_granularity)
+    }),
 ];
+
+/// A branch written in `findings_usage.rs`.
+fn usage(c: &Ctx<'_>, f: fn(Dialect, bool, Row) -> Parts) -> Branch {
+    let (ctes, select) = f(c.d, c.day_first, &|k, l, fig, m, keys| {
+        c.row(k, l, fig, m, keys)
+    });
+    Branch { ctes, select }
+}
 
 /// Per-line checks of the native audit the query does not carry yet, and
 /// why: `sql --findings` says so on standard error and in the query.
 pub const NOT_IN_SQL: &[(Check, &str)] = &[
-    (
-        Check::BillingRounding,
-        "not written in SQL yet (hour units and elapsed time)",
-    ),
-    (
-        Check::BillingGranularity,
-        "not written in SQL yet (hour units and elapsed time)",
-    ),
     (
         Check::PlanCostlierThanOnDemand,
         "not written in SQL yet (GPU model tokens and hour units per dialect)",
@@ -601,10 +608,12 @@ mod tests {
     #[test]
     fn checks_not_in_sql_are_named_and_a_price_book_is_a_list() {
         let sql = generate_findings(&opts()).unwrap().sql;
-        assert!(
-            sql.contains("-- not in this query: billing-rounding"),
-            "{sql}"
-        );
+        for (c, _) in NOT_IN_SQL {
+            assert!(
+                sql.contains(&format!("-- not in this query: {}", c.code())),
+                "{sql}"
+            );
+        }
         // Without a price book there is no rate-above-reference branch;
         // with one, its entries are the `prices` list.
         assert!(!sql.contains("'rate-above-reference' AS code"), "{sql}");

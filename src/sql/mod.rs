@@ -18,6 +18,7 @@ pub mod dialect;
 mod dialect_rows;
 mod dynamic;
 pub mod findings;
+mod findings_usage;
 mod from_config;
 mod options;
 mod query;

@@ -245,14 +245,15 @@ pub(super) fn at_scale_text(d: Dialect, x: &str, k: &str) -> String {
 /// audit drops too) and slashed ones (`9/2/2023`, month first unless the
 /// first number is above 12 or `--date-order day-first`): the groups of
 /// year, month, day, hour, minute, second.
-const ISO: &str = "^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})([T ]([0-9]{1,2}):([0-9]{2})(:([0-9]{2})([.][0-9]*)?)?)? ?(Z|UTC|GMT)?([+-][0-9]{2}:?[0-9]{2})?$";
+pub(super) const ISO: &str = "^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})([T ]([0-9]{1,2}):([0-9]{2})(:([0-9]{2})([.][0-9]*)?)?)? ?(Z|UTC|GMT)?([+-][0-9]{2}:?[0-9]{2})?$";
 const SLASHED: &str =
     "^([0-9]{1,2})/([0-9]{1,2})/([0-9]{1,4})( ([0-9]{1,2}):([0-9]{2})(:([0-9]{2}))?)?$";
 
 /// A date-time text as a TIMESTAMP; a text in another form stops the
 /// query with a message naming the value (the audit reads more forms). A
 /// date of those forms that is no date (`T30:00:00`) is NULL, as the audit
-/// reads no date from it. Evaluated only for the rows `idle-storage` reads.
+/// reads no date from it. Evaluated only for the rows `idle-storage`, `billing-rounding` and
+/// `billing-granularity` read.
 pub(super) fn timestamp(d: Dialect, t: &str, day_first: bool) -> String {
     let iso = |i| d.regex_group(t, ISO, i);
     let sl = |i| d.regex_group(t, SLASHED, i);

@@ -673,6 +673,8 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         "above-list-price",
         "above-contracted-price",
         "unused-commitment",
+        "billing-rounding",
+        "billing-granularity",
     ] {
         assert!(
             text.lines()
@@ -815,4 +817,50 @@ fn findings_queries_parse_in_every_dialect_and_output_writes_both() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// `billing-rounding` and `billing-granularity` in `sql --findings` read
+/// hour units as the audit does (tests/sql/fixtures/focus-hour-units.csv:
+/// 19 compute lines of 2 h 10 min, 7800 s, each billed 3.00).
+/// By hand: q = 3 hours is 10800 - 7800 = 3000 s above (more than the
+/// half unit of `3`, 1800 s, and 3 = ceil(7800 / 3600)): rounding on the
+/// 13 lines whose unit is one hour: `h` (twice, once `3.00`: 18 s of
+/// tolerance), `HR`, `Hrs`, `小时`, `卡时`, `GPU Hours`, full-width `Ｈｏｕｒｓ`
+/// (folded), `01 Hour`, `hour(s)`, `Instance-Hour`, ` hours`, `GPU·小时`; not
+/// `GB-Hours` (storage), `10 Hours` (a block), `minutes`, `Days`, `24
+/// Hours` (a day), `卡 时`. Granularity (units not folded: `Ｈｏｕｒｓ` is no
+/// unit there): timed are the 12 hour lines without it plus `Days` and `24
+/// Hours` = 14; rounded the 12 (3000 s: more than 60, less than 3600) and
+/// `24 Hours` (86400 - 7800 = 78600 s, less than a day) = 13; billed 13 x
+/// 3.00 = 39.00; per second 12 x 3.00 x 7800 / 10800 = 26.00 plus 3.00 x
+/// 7800 / 86400 = 0.2708333: 26.27, and 39.00 - 26.2708333 = 12.73.
+#[test]
+fn duckdb_findings_read_hour_units_as_the_audit() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let file = root().join("tests/sql/fixtures/focus-hour-units.csv");
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/findings_check.py"))
+        .args(["--engine", "duckdb"])
+        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
+        .arg(format!("{}:focus", file.display()))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "findings differ:\n{text}");
+    assert!(
+        text.contains("{'billing-granularity': 1, 'billing-rounding': 13}"),
+        "{text}"
+    );
+    let audit = run(&["audit", "--profile", "focus", file.to_str().unwrap()]);
+    let s = stdout(&audit);
+    assert!(s.contains("13 of 14 timed compute lines"), "{s}");
+    assert!(
+        s.contains(
+            "billed 39.00 USD, per-second billing would have cost about 26.27 USD (12.73 USD more"
+        ),
+        "{s}"
+    );
 }

@@ -16,7 +16,10 @@ billaudit.toml (thresholds, severities, the price book).
 `--generated N` adds N seeded FOCUS bills (tests/sql/gen_findings.py's
 generator: duplicates, idle storage, monthly storage, block prices,
 overcharges, surcharges above the list cost, inbound traffic, unclassified
-rows planted). Spark runs in one session for every query; it reads each
+rows, compute hours rounded up planted). For `billing-rounding` and
+`billing-granularity` the query's figures must equal those the audit's
+message states (FIG_CODES). The audit runs with `--max-findings-per-code
+unlimited`, so no code is capped. Spark runs in one session for every query; it reads each
 CSV with its own reader, numbers the rows in file order (zipWithIndex) and
 gets the query written with `--header-from` and `--line-column`.
 Prints one line per file; exits 1 on any difference.
@@ -41,7 +44,8 @@ from gen_findings import write_focus  # noqa: E402
 CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
          "replica-redundancy", "scheduling-fee-share", "above-list-price",
-         "above-contracted-price", "unused-commitment", "rate-above-reference"}
+         "above-contracted-price", "unused-commitment", "rate-above-reference",
+         "billing-rounding", "billing-granularity"}
 # The codes whose per-line `difference` is compared with the figure the
 # audit's message states.
 DIFF_CODES = {"line-arithmetic", "above-list-price", "rate-above-reference"}
@@ -50,6 +54,16 @@ DIFF_CODES = {"line-arithmetic", "above-list-price", "rate-above-reference"}
 MSG_CODES = {"unused-commitment"}
 NATIVE_MSGS = Counter()
 QUERY_MSGS = Counter()
+# The codes whose figures (expected, actual, difference) are compared with
+# those the audit's message states: `billed for E h elapsed ... X h more`
+# (rounding) and `billed A, ... cost about E (D more` (granularity).
+FIG_CODES = {
+    "billing-rounding": (r"h billed for (-?[0-9.]+) h elapsed .* (-?[0-9.]+) h more", (0, 2)),
+    "billing-granularity": (r"lines were billed (-?[0-9.]+)\b.*cost about (-?[0-9.]+)\b.* \((-?[0-9.]+)\b",
+                            (1, 0, 2)),
+}
+NATIVE_FIGS = {}
+QUERY_FIGS = {}
 LINE_COL = "__line"
 # The native line-arithmetic differences of the file last audited, by line.
 NATIVE_DIFFS = {}
@@ -62,7 +76,9 @@ CONFIG = []
 
 
 def native(bin_, path, profile):
-    out = subprocess.run([bin_, "audit", "--format", "json", "--profile", profile, *CONFIG, path],
+    # Uncapped: every finding of a code listed, as the query lists them.
+    out = subprocess.run([bin_, "audit", "--format", "json", "--profile", profile,
+                          "--max-findings-per-code", "unlimited", *CONFIG, path],
                          capture_output=True, text=True)
     if out.returncode not in (0, 1):
         raise RuntimeError(f"billaudit audit failed on {path}: {out.stderr}")
@@ -86,11 +102,21 @@ def native(bin_, path, profile):
     NATIVE_DIFFS.update(diffs)
     NATIVE_MSGS.clear()
     NATIVE_MSGS.update(msgs)
-    # The audit lists at most 100 findings of a code per bill: a bill that
-    # reaches it is no test of equality.
-    for code, n in Counter(c for c, _ in found).items():
-        if n >= 100:
-            raise RuntimeError(f"{path}: {n} native {code} findings, at the audit's cap")
+    # A capped audit ends a code with a closing finding: none may be left.
+    for b in json.loads(out.stdout)["bills"]:
+        for f in b["findings"]:
+            if f["code"] in CODES and "findings not listed" in f["message"]:
+                raise RuntimeError(f"{path}: the audit capped {f['code']}")
+    NATIVE_FIGS.clear()
+    for b in json.loads(out.stdout)["bills"]:
+        for f in b["findings"]:
+            if f["code"] in FIG_CODES:
+                rx, order = FIG_CODES[f["code"]]
+                m = re.search(rx, f["message"])
+                figs = [None, None, None]
+                for g, i in zip(m.groups(), order):
+                    figs[i] = Decimal(g)
+                NATIVE_FIGS[(f["code"], f["line"])] = tuple(figs)
     return found
 
 
@@ -100,6 +126,16 @@ def query(bin_, dialect, profile, table, extra):
     if out.returncode != 0:
         raise RuntimeError(f"billaudit sql --findings failed: {out.stderr}")
     return out.stdout
+
+
+def query_figs(rows):
+    """The figures of the query's FIG_CODES rows, those the message states."""
+    QUERY_FIGS.clear()
+    for code, line, *figs in rows:
+        if code in FIG_CODES:
+            keep = FIG_CODES[code][1]
+            QUERY_FIGS[(code, line)] = tuple(Decimal(f) if i in keep and f is not None else None
+                                             for i, f in enumerate(figs))
 
 
 class DuckDb:
@@ -118,6 +154,7 @@ class DuckDb:
                             if r[0] in DIFF_CODES and r[2] is not None})
         QUERY_MSGS.clear()
         QUERY_MSGS.update((r[0], r[2], r[1], r[11]) for r in rows if r[0] in MSG_CODES)
+        query_figs((r[0], r[2], r[8], r[9], r[10]) for r in rows)
         return Counter((r[0], r[2]) for r in rows)
 
 
@@ -157,6 +194,7 @@ class Spark:
         QUERY_MSGS.clear()
         QUERY_MSGS.update((r["code"], r["line"], r["severity"], r["message"]) for r in rows
                           if r["code"] in MSG_CODES)
+        query_figs((r["code"], r["line"], r["expected"], r["actual"], r["difference"]) for r in rows)
         return Counter((r["code"], r["line"]) for r in rows)
 
 
@@ -188,12 +226,17 @@ def main():
             bad += 1
             continue
         per_code = Counter(c for c, _ in want)
-        if got == want and QUERY_DIFFS != NATIVE_DIFFS:
+        # The figures of FIG_CODES, then the per-line differences of DIFF_CODES.
+        mismatch = next(((what, q, n) for what, q, n in
+                         (("figures", QUERY_FIGS, NATIVE_FIGS),
+                          ("per-line differences", QUERY_DIFFS, NATIVE_DIFFS)) if q != n), None)
+        if got == want and mismatch:
+            what, q, n = mismatch
             bad += 1
-            print(f"DIFFERS  {engine.name} {profile:8} {path}: per-line differences")
-            for line in sorted(set(QUERY_DIFFS) | set(NATIVE_DIFFS), key=str):
-                if QUERY_DIFFS.get(line) != NATIVE_DIFFS.get(line):
-                    print(f"  line {line}: native {NATIVE_DIFFS.get(line)} query {QUERY_DIFFS.get(line)}")
+            print(f"DIFFERS  {engine.name} {profile:8} {path}: {what}")
+            for k in sorted(set(q) | set(n), key=str):
+                if q.get(k) != n.get(k):
+                    print(f"  {k}: native {n.get(k)} query {q.get(k)}")
         elif got == want and QUERY_MSGS != NATIVE_MSGS:
             bad += 1
             print(f"DIFFERS  {engine.name} {profile:8} {path}: severities or messages")

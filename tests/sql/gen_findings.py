@@ -6,11 +6,14 @@ single-date storage rows, exact repeats of earlier rows, block prices
 price overcharges, amounts above the list cost, inbound and outbound
 traffic, rows no rule classifies, lines billed above their contract
 (`ContractedCost`, or `ContractedUnitPrice` x quantity, within and past
-rounding, the discount given in `EffectiveCost`), reservations with used and
-unused hours (FOCUS 1.2 `CommitmentDiscountId` / `CommitmentDiscountStatus`,
-shares below, at and above 10% and 25%, a purchase row that is not
-counted). Amounts carry 2 to 10 decimals. The column set is FOCUS 1.0's
-(docs/formats.md, the FinOps FOCUS spec) and the two commitment columns."""
+rounding, the discount given in `EffectiveCost`), compute hours rounded up to
+the hour or the day and some that are not (the half unit of the quantity,
+the minute of slack, several GPUs, a fractional quantity), reservations with
+used and unused hours (FOCUS 1.2 `CommitmentDiscountId` /
+`CommitmentDiscountStatus`, shares below, at and above 10% and 25%, a
+purchase row that is not counted). Amounts carry 2 to 10 decimals. The column
+set is FOCUS 1.0's (docs/formats.md, the FinOps FOCUS spec) and the two
+commitment columns."""
 import csv
 import random
 from decimal import Decimal
@@ -95,6 +98,32 @@ def write_focus(path, seed):
             list_cost=Decimal("4.80"), billed=Decimal(r.choice(["4.80", "4.3250", "4.33", "4.32"])),
             contracted="" if by_price else "4.32", contracted_price="0.18" if by_price else "",
             effective=Decimal("4.32") if r.random() < 0.3 else None)
+    # Hours rounded up (billing-rounding, billing-granularity): GPU hours
+    # billed for a start and end that span less, in the unit spellings of
+    # FOCUS, CUR and Azure exports. (q, unit, minutes elapsed, seconds):
+    # 2 h 10 min billed 3 h; 20 min billed 1; 5 h billed 24 (a day); 2 h 30
+    # min billed 3 (exactly the half unit of `3`: not rounding, but more
+    # than the minute of granularity); 2 h 59 min 30 s billed 3.00 (30 s
+    # above the half unit 18 s of `3.00`; within the minute); 10 h 59 min
+    # billed 11 (60 s short: neither); 8 GPUs x 2 h billed 16 (neither);
+    # 25 h billed 2 days; 23 h 50 min billed 24 Hours (a block of 24).
+    planted = [("3", "Hours", 130, 0), ("1", "Hrs", 20, 0), ("24", "Hours", 300, 0),
+               ("3", "GPU-hour", 150, 0), ("3.00", "Hours", 179, 30), ("11", "Hours", 659, 0),
+               ("16", "Hours", 120, 0), ("2", "Days", 1500, 0), ("1", "24 Hours", 1430, 0),
+               ("2", "1 Hour", 61, 0), ("1", "hour(s)", 59, 59)]
+    gd = r.choice(compute_days)
+    for q, unit, mins, secs in r.sample(planted, r.randint(3, len(planted))):
+        h0 = r.randint(0, 3)
+        end = (h0 * 60 + mins) * 60 + secs
+        frac = r.choice(["", "", ".5"])
+        add("GPU instance hours (g5.xlarge)", "Compute", "Amazon Elastic Compute Cloud",
+            f"2024-09-{gd:02d}T{h0:02d}:00:00{frac}Z",
+            f"2024-09-{gd + end // 86400:02d}T{end // 3600 % 24:02d}:{end // 60 % 60:02d}:{end % 60:02d}Z",
+            q, unit, "1.006", vms[-1])
+    # One fractional quantity of compute hours silences billing-granularity.
+    if r.random() < 0.3:
+        add("GPU instance hours (g5.xlarge)", "Compute", "Amazon Elastic Compute Cloud",
+            day(gd, 5), day(gd, 7), "1.5", "Hours", "1.006", vms[-1])
     # Traffic both ways.
     for k in range(r.randint(1, 4)):
         add(r.choice(["Data Transfer In from internet", "Data Transfer Out to internet",
