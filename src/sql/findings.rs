@@ -76,12 +76,10 @@ fn usage(c: &Ctx<'_>, f: fn(Dialect, bool, Row) -> Parts) -> Branch {
 
 /// Per-line checks of the native audit the query does not carry yet, and
 /// why: `sql --findings` says so on standard error and in the query.
-pub const NOT_IN_SQL: &[(Check, &str)] = &[
-    (
-        Check::PlanCostlierThanOnDemand,
-        "not written in SQL yet (GPU model tokens and hour units per dialect)",
-    ),
-];
+pub const NOT_IN_SQL: &[(Check, &str)] = &[(
+    Check::PlanCostlierThanOnDemand,
+    "not written in SQL yet (GPU model tokens and hour units per dialect)",
+)];
 
 struct Ctx<'o> {
     d: Dialect,
