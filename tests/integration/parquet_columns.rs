@@ -120,3 +120,35 @@ fn a_summary_label_right_of_a_typed_column_is_found_as_in_csv() {
     assert_eq!((pq.0.as_str(), pq.1, pq.2), ("5.00", 1, 1), "{pq:?}");
     assert_eq!(pq, summary(&dir.path().join("sum.csv")));
 }
+
+#[test]
+fn decimal_and_integer_money_is_exact_without_text() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    // The first cost has 10 + 1 + 18 characters as text: more than the 28
+    // read as a figure, so it is read from its text; the others are figures.
+    write(
+        dir.path(),
+        "wide",
+        "SELECT * FROM (VALUES \
+         ('GPU hours', 1234567890.123456789012345678::DECIMAL(38,18), 'USD'), \
+         ('Storage', 0.5::DECIMAL(38,18), 'USD'), \
+         ('Network', -2.25::DECIMAL(38,18), 'USD')) v(Description, Amount, Currency)",
+    );
+    let pq = summary(&dir.path().join("wide.parquet"));
+    // 1234567890.123456789012345678 + 0.5 - 2.25 = 1234567888.373456789012345678.
+    assert_eq!(pq.0, "1234567888.373456789012345678", "{pq:?}");
+    assert_eq!((pq.1, pq.2), (3, 0), "{pq:?}");
+    assert_eq!(pq, summary(&dir.path().join("wide.csv")));
+    write(
+        dir.path(),
+        "ints",
+        "SELECT * FROM (VALUES ('GPU hours', 7::BIGINT, 'USD'), ('Credit', -2::INTEGER, 'USD')) v(Description, Amount, Currency)",
+    );
+    let pq = summary(&dir.path().join("ints.parquet"));
+    // 7 - 2 = 5.
+    assert_eq!((pq.0.as_str(), pq.1), ("5", 2), "{pq:?}");
+    assert_eq!(pq, summary(&dir.path().join("ints.csv")));
+}

@@ -39,6 +39,10 @@ impl Hashes {
         self.rows.resize(n, SEED);
     }
 
+    pub(super) fn rows_mut(&mut self) -> &mut [u64] {
+        &mut self.rows
+    }
+
     /// The hash of row `i`'s hashed columns.
     pub fn row(&self, i: usize) -> u64 {
         self.rows.get(i).copied().unwrap_or(SEED)

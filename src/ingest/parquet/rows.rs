@@ -24,6 +24,7 @@ use ::parquet::data_type::DataType;
 use ::parquet::file::reader::FileReader;
 
 use super::cell::{self, Kind};
+use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
 use super::{Column, contained, each_row, open_row_group, read_values};
 
@@ -36,6 +37,8 @@ pub enum Mode {
     Hashed,
     /// Only the stand-in cell.
     StandIn,
+    /// Exact values ([`super::figures`]), hashed, and a stand-in cell.
+    Figure,
 }
 
 /// Rows decoded at a time.
@@ -84,6 +87,12 @@ impl Table {
         self.columns.len()
     }
 
+    /// Whether column `c` can be read as [`Mode::Figure`] (a DECIMAL or a
+    /// signed integer).
+    pub fn is_figure_column(&self, c: usize) -> bool {
+        self.columns.get(c).is_some_and(figures::is_figure_column)
+    }
+
     /// The number of row groups.
     pub fn row_groups(&self) -> usize {
         self.starts.len()
@@ -124,6 +133,7 @@ struct Cells {
     values: Vec<::parquet::data_type::ByteArray>,
     value_of_row: Vec<u32>,
     defs: Vec<i16>,
+    figures: Vec<Figure>,
 }
 
 impl Cells {
@@ -187,6 +197,14 @@ impl Group<'_> {
                 let cells = &mut cells[c];
                 match modes[c] {
                     Mode::Text => decode(col, reader, n, first, cells, scratch),
+                    Mode::Figure => {
+                        cells.clear();
+                        let out = StandIns {
+                            data: &mut cells.data,
+                            ends: &mut cells.ends,
+                        };
+                        figures::decode(col, reader, n, first, out, hashes, &mut cells.figures)
+                    }
                     mode => {
                         cells.clear();
                         let out = StandIns {
@@ -218,8 +236,18 @@ impl Group<'_> {
     /// fingerprint must cover beside its record's cells.
     pub fn hashed(&self, i: usize) -> Option<u64> {
         self.modes
-            .contains(&Mode::Hashed)
+            .iter()
+            .any(|m| matches!(m, Mode::Hashed | Mode::Figure))
             .then(|| self.hashes.row(i))
+    }
+
+    /// Row `i`'s exact value of column `c` when it is read as
+    /// [`Mode::Figure`] ([`Figure`]); `None` for any other column.
+    pub fn figure(&self, c: usize, i: usize) -> Figure {
+        match self.modes.get(c) {
+            Some(Mode::Figure) => self.cells.get(c)?.figures.get(i).copied().flatten(),
+            _ => None,
+        }
     }
 
     /// Fills `rec` with the cells of row `i` of the batch.
