@@ -32,7 +32,7 @@
 #   mismatches; billaudit's total and row count equal theirs, and its
 #   line-arithmetic findings number their mismatches.
 # COMPARE="name=binary ..." times other billaudit binaries too (same
-# checks), on the gen set's plain file only.
+# checks), on the gen set's plain file and its Parquet file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -110,7 +110,7 @@ for spec in "${inputs[@]}"; do
   tools=(billaudit duckdb polars)
   [[ "$label" == *-csv ]] && tools+=(floor)
   extra=()
-  if [ "$label" = gen-csv ]; then
+  if [ "$label" = gen-csv ] || [ "$label" = gen-parquet ]; then
     for c in $COMPARE; do extra+=("$c"); tools+=("${c%%=*}"); done
   fi
   for t in "${tools[@]}"; do : > "$DIR/$t.times"; done

@@ -149,6 +149,17 @@ pub(crate) fn override_column(names: &[String], value: &str) -> Option<usize> {
     names.iter().position(|n| *n == target)
 }
 
+/// A row's currency cell as a code: `USD`, `¥` -> `CNY`, `usd` -> `USD`. A
+/// cell that names no currency (`5x`, a shifted amount) is an error, never a
+/// currency of its own to pool the row under (docs/decisions.md).
+pub fn currency_cell(c: &str) -> Result<String, String> {
+    currency_value(c).ok_or_else(|| {
+        format!(
+            "`{c}` is not a currency (an ISO 4217 code such as USD, a sign such as ¥ or €, or a name such as RMB)"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@ pub(crate) mod infer;
 pub mod number;
 pub mod profile;
 pub mod profiles;
+mod summary_row;
 pub(crate) mod terms;
 pub mod text;
 
@@ -21,6 +22,8 @@ use crate::model::{Check, Finding, LineItem, Severity};
 use crate::vocab::summary::{self, SummaryKind};
 use number::{Cell, DecimalMark, parse_number};
 use profile::{ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile, Role, map_header};
+
+pub use summary_row::summary_of_row;
 
 /// How many records from the top are searched for the header row.
 pub const HEADER_SEARCH_ROWS: usize = 64;
@@ -114,6 +117,23 @@ fn datetime(formats: &[String], dates: &date::DateScan, t: &str) -> Option<chron
     dates.datetime(t)
 }
 
+/// Exact values that a reader decoded for some cells of a row (a Parquet
+/// DECIMAL or integer column), read instead of the cells' texts, which the
+/// record then need not hold (docs/decisions.md, "Parquet: columns, money
+/// and the duplicate key").
+pub trait Figures {
+    /// Column `i`'s value: `None` when the reader has none (the cell's text
+    /// is read), `Some(None)` for a null.
+    fn figure(&self, i: usize) -> Option<Option<Decimal>>;
+}
+
+/// No figures: every cell is read from its text.
+impl Figures for () {
+    fn figure(&self, _: usize) -> Option<Option<Decimal>> {
+        None
+    }
+}
+
 /// Turns records into line items for one file.
 pub struct RowNormaliser<'a> {
     pub map: &'a ColumnMap,
@@ -140,6 +160,19 @@ impl RowNormaliser<'_> {
         rec: &::csv::ByteRecord,
         spare: &mut Vec<Box<LineItem>>,
     ) -> RowOutcome {
+        self.row_with(line, rec, &(), spare)
+    }
+
+    /// Like [`row_reusing`](Self::row_reusing), with the values of
+    /// `figures` for the cells it has ([`Figures`]).
+    #[allow(clippy::vec_box)]
+    pub fn row_with(
+        &self,
+        line: u64,
+        rec: &::csv::ByteRecord,
+        figures: &dyn Figures,
+        spare: &mut Vec<Box<LineItem>>,
+    ) -> RowOutcome {
         if rec
             .iter()
             .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
@@ -161,7 +194,7 @@ impl RowNormaliser<'_> {
                 return RowOutcome::Skip(SkipReason::Unparsable, Some(*finding));
             }
         }
-        match self.row_inner(line, rec, spare) {
+        match self.row_inner(line, rec, figures, spare) {
             Ok(outcome) => outcome,
             Err(finding) => RowOutcome::Skip(SkipReason::Unparsable, Some(*finding)),
         }
@@ -209,6 +242,7 @@ impl RowNormaliser<'_> {
         &self,
         line: u64,
         rec: &::csv::ByteRecord,
+        figures: &dyn Figures,
         role: Role,
         summary: Option<SummaryKind>,
     ) -> Result<Option<Decimal>, Box<Finding>> {
@@ -219,18 +253,22 @@ impl RowNormaliser<'_> {
                 }
             }
         }
-        self.number(line, rec, role)
+        self.number(line, rec, figures, role)
     }
 
     fn number(
         &self,
         line: u64,
         rec: &::csv::ByteRecord,
+        figures: &dyn Figures,
         role: Role,
     ) -> Result<Option<Decimal>, Box<Finding>> {
         let Some(i) = self.map.get(role) else {
             return Ok(None);
         };
+        if let Some(value) = figures.figure(i) {
+            return Ok(value);
+        }
         let t = self.text(line, rec, i)?;
         match parse_number(t, self.mark) {
             Ok(Cell::Value(d)) => Ok(Some(d)),
@@ -286,20 +324,11 @@ impl RowNormaliser<'_> {
         })
     }
 
-    /// A currency cell's value as a code: `USD`, `¥` -> `CNY`, `usd` ->
-    /// `USD`. A cell that names no currency (`5x`, a shifted amount) is an
-    /// unparsable value, not a currency of its own to pool the row under.
+    /// A currency cell's value as a code ([`header::currency_cell`]); a cell
+    /// that names no currency is an unparsable value on its line.
     fn currency_of(&self, line: u64, c: &str) -> Result<String, Box<Finding>> {
-        header::currency_value(c).ok_or_else(|| {
-            let col = self.map.get(Role::Currency).unwrap_or(usize::MAX);
-            self.finding(
-                line,
-                col,
-                format!(
-                    "`{c}` is not a currency (an ISO 4217 code such as USD, a sign such as ¥ or €, or a name such as RMB)"
-                ),
-            )
-        })
+        let col = self.map.get(Role::Currency).unwrap_or(usize::MAX);
+        header::currency_cell(c).map_err(|m| self.finding(line, col, m))
     }
 
     /// Hash of the row's cells, leaving out its row-id columns.
@@ -326,18 +355,21 @@ impl RowNormaliser<'_> {
         &self,
         line: u64,
         rec: &::csv::ByteRecord,
+        figures: &dyn Figures,
     ) -> Result<Option<RowOutcome>, Box<Finding>> {
         Ok(match self.map.record_kind(rec) {
             profile::RecordKind::Item => None,
             profile::RecordKind::Restated => Some(RowOutcome::Skip(SkipReason::Summary, None)),
-            profile::RecordKind::Total => Some(match self.number(line, rec, Role::Amount)? {
-                Some(amount) => RowOutcome::Stated {
-                    kind: SummaryKind::Total,
-                    amount,
-                    currency: self.row_currency(line, rec)?,
-                },
-                None => RowOutcome::Skip(SkipReason::Summary, None),
-            }),
+            profile::RecordKind::Total => {
+                Some(match self.number(line, rec, figures, Role::Amount)? {
+                    Some(amount) => RowOutcome::Stated {
+                        kind: SummaryKind::Total,
+                        amount,
+                        currency: self.row_currency(line, rec)?,
+                    },
+                    None => RowOutcome::Skip(SkipReason::Summary, None),
+                })
+            }
         })
     }
 
@@ -346,10 +378,11 @@ impl RowNormaliser<'_> {
         &self,
         line: u64,
         rec: &::csv::ByteRecord,
+        figures: &dyn Figures,
         spare: &mut Vec<Box<LineItem>>,
     ) -> Result<RowOutcome, Box<Finding>> {
         let amount_col = self.map.get(Role::Amount).unwrap_or(0);
-        if let Some(outcome) = self.by_record_type(line, rec)? {
+        if let Some(outcome) = self.by_record_type(line, rec, figures)? {
             return Ok(outcome);
         }
         let mut item = spare.pop().unwrap_or_else(|| {
@@ -384,7 +417,7 @@ impl RowNormaliser<'_> {
         let tiers = &item.class_text;
         let summary = summary_of_row(rec, amount_col, tiers);
 
-        let mut amount = match self.number(line, rec, Role::Amount)? {
+        let mut amount = match self.number(line, rec, figures, Role::Amount)? {
             Some(a) => a,
             // A subtotal or total without a figure states nothing; a tax or
             // discount row without one is an item whose amount is missing.
@@ -467,9 +500,9 @@ impl RowNormaliser<'_> {
                 description.push_str(t);
             }
         }
-        *quantity = self.figure(line, rec, Role::Quantity, summary)?;
-        *unit_price = self.figure(line, rec, Role::UnitPrice, summary)?;
-        *list_amount = self.figure(line, rec, Role::ListAmount, summary)?;
+        *quantity = self.figure(line, rec, figures, Role::Quantity, summary)?;
+        *unit_price = self.figure(line, rec, figures, Role::UnitPrice, summary)?;
+        *list_amount = self.figure(line, rec, figures, Role::ListAmount, summary)?;
         put(unit, self.field_str(line, rec, Role::Unit)?);
         put(price_unit, self.field_str(line, rec, Role::PriceUnit)?);
         put(resource, self.field_str(line, rec, Role::ResourceId)?);
@@ -571,50 +604,6 @@ impl RowNormaliser<'_> {
         }
         Ok(RowOutcome::Item(item))
     }
-}
-
-/// Whether a row is a summary row, and of which kind: the one rule of every
-/// CSV reader (one thread, ranges, Parquet; docs/decisions.md, "Summary rows
-/// in any column").
-///
-/// The label is the row's description (its first classification text),
-/// matched as a whole cell ([`summary_label`]: `Total`, `Tax (8%)`, `小计：`,
-/// never `Total Storage` or `Tax advisory service`), and every other
-/// classification text is empty or a label of the same kind (`Subtotal`,
-/// `小计`). Whatever else the row carries (a date, a currency, an account
-/// in columns that are not classified) does not matter. A row without any
-/// classification text takes the first cell left of the amount that is a
-/// label and not a date, a currency or a number (`;;IVA 21%;12,81`,
-/// `2025-11-30,Total,,,,416.52` in a file whose label column is unmapped).
-pub fn summary_of_row(
-    rec: &::csv::ByteRecord,
-    amount_col: usize,
-    tiers: &[Vec<String>],
-) -> Option<SummaryKind> {
-    let mut texts = tiers.iter().flatten();
-    let label = match texts.next() {
-        Some(first) => summary_label(first)?,
-        None => rec
-            .iter()
-            .take(amount_col)
-            .filter_map(|f| std::str::from_utf8(f).ok())
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && !number::is_placeholder(s))
-            .find(|s| !is_date_currency_or_number(s))
-            .and_then(summary_label)?,
-    };
-    texts
-        .all(|t| summary_label(t) == Some(label))
-        .then_some(label)
-}
-
-/// A cell that is a value, not a label: a date, a currency, a number.
-fn is_date_currency_or_number(s: &str) -> bool {
-    date::parse_datetime(s).is_some()
-        || date::parse_range(s).is_some()
-        || header::is_iso_code(s)
-        || header::currency_code(s).is_some()
-        || matches!(parse_number(s, DecimalMark::Dot), Ok(Cell::Value(_)))
 }
 
 /// Sets a text field to `value`, reusing the text it holds.

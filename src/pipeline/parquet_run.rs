@@ -26,10 +26,13 @@ use super::rows::{Classify, apply_outcome};
 use crate::audit::Caches;
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
-use crate::ingest::parquet::rows::{BATCH_ROWS, Table};
+use crate::ingest::parquet::hashed::Hashes;
+use crate::ingest::parquet::rows::{BATCH_ROWS, Group, Mode, Table};
+use crate::model::Check;
 use crate::model::LineItem;
-use crate::normalise::profile::ColumnMap;
-use crate::normalise::{RowNormaliser, RowOutcome};
+use crate::normalise::number::DecimalMark;
+use crate::normalise::profile::{ColumnMap, Role};
+use crate::normalise::{Figures, MAX_CELL_BYTES, RowNormaliser, RowOutcome};
 
 /// Batches of one row group decoded ahead of this thread.
 const AHEAD: usize = 2;
@@ -49,8 +52,9 @@ type Batch<'p> = (usize, std::result::Result<Done<'p>, String>);
 
 /// The columns whose texts the rows need: the profile's (every role, the
 /// classification texts, the markers, the commitment terms, the credit
-/// list), or every column
-/// when user rules classify the rows (they may read any column).
+/// list, the record type), every column left of the amount (where a
+/// summary label may stand on a row without a description), or every
+/// column when user rules classify the rows (they may read any column).
 pub(super) fn text_columns(map: &ColumnMap, width: usize, user_rules: bool) -> Vec<bool> {
     let mut text = vec![user_rules; width];
     let mut set = |c: usize| {
@@ -66,7 +70,84 @@ pub(super) fn text_columns(map: &ColumnMap, width: usize, user_rules: bool) -> V
     map.terms.iter().for_each(|(_, c)| set(*c));
     map.credit_list.into_iter().for_each(&mut set);
     map.header_currency_column.into_iter().for_each(&mut set);
+    map.record_type.iter().for_each(|(c, _)| set(*c));
+    (0..map.get(Role::Amount).unwrap_or(0)).for_each(&mut set);
     text
+}
+
+/// How each column is read ([`Mode`]): its text where `text` says so;
+/// else a stand-in cell, and a hash of its values for the row's
+/// fingerprint when `duplicate-line` is on (a row-id column stays out
+/// of the fingerprint, as in CSV: [`ColumnMap::row_ids`]). A DECIMAL or
+/// integer column that is only read as a figure ([`figure_columns`]) is
+/// read as exact values instead of text.
+fn modes(text: &[bool], norm: &RowNormaliser<'_>, table: &Table, duplicates: bool) -> Vec<Mode> {
+    let map = norm.map;
+    let figures = figure_columns(text, norm);
+    let mode = |(c, text): (usize, &bool)| {
+        if figures.contains(&c) && table.is_figure_column(c) {
+            return Mode::Figure;
+        }
+        match (text, duplicates && !map.row_ids.contains(&c)) {
+            (true, _) => Mode::Text,
+            (false, true) => Mode::Hashed,
+            (false, false) => Mode::StandIn,
+        }
+    };
+    text.iter().enumerate().map(mode).collect()
+}
+
+/// The roles read only as figures, through [`Figures`].
+const FIGURE_ROLES: [Role; 4] = [
+    Role::Amount,
+    Role::Quantity,
+    Role::UnitPrice,
+    Role::ListAmount,
+];
+
+/// The columns whose cells are read only as numbers (the amount, quantity,
+/// unit price and list cost), so that a figure can stand for their text:
+/// none of the amount's left (where a summary label is looked for), of
+/// the classification texts, markers, terms, credit list, record type or
+/// another role; none when every column is text (user rules read any
+/// cell's text) or the file's decimal mark is not a point (the text would
+/// be read another way).
+fn figure_columns(text: &[bool], norm: &RowNormaliser<'_>) -> Vec<usize> {
+    let map = norm.map;
+    if text.iter().all(|t| *t) || norm.mark != DecimalMark::Dot {
+        return Vec::new();
+    }
+    let amount = map.get(Role::Amount).unwrap_or(0);
+    let other = |c: usize| {
+        map.roles
+            .iter()
+            .any(|(r, &i)| i == c && !FIGURE_ROLES.contains(r))
+            || map.class_tiers.iter().flatten().any(|&i| i == c)
+            || map.markers.iter().any(|(i, _)| *i == c)
+            || map.terms.iter().any(|(_, i)| *i == c)
+            || map.credit_list == Some(c)
+            || map.header_currency_column == Some(c)
+            || map.record_type.as_ref().is_some_and(|(i, _)| *i == c)
+    };
+    let mut cols: Vec<usize> = FIGURE_ROLES
+        .iter()
+        .filter_map(|r| map.get(*r))
+        .filter(|&c| c >= amount && !other(c))
+        .collect();
+    cols.dedup();
+    cols
+}
+
+/// Row `i` of a batch's figures, for the normaliser.
+struct RowFigures<'g, 't> {
+    group: &'g Group<'t>,
+    i: usize,
+}
+
+impl Figures for RowFigures<'_, '_> {
+    fn figure(&self, c: usize) -> Option<Option<rust_decimal::Decimal>> {
+        self.group.figure(c, self.i)
+    }
 }
 
 /// Reads every row of `table` into the bills on `workers` threads (see the
@@ -84,6 +165,9 @@ pub(super) fn read<'p>(
     let opts = class.opts;
     // The checks run on the workers unless something needs the items.
     let policy = opts.item_hook.is_none().then(|| bills.policy());
+    let duplicates = bills.policy().severity(Check::DuplicateLine).is_some();
+    let modes = modes(text, norm, table, duplicates);
+    let modes = &modes;
     let (job_tx, job_rx) = mpsc::channel::<(usize, mpsc::SyncSender<Batch<'p>>)>();
     let job_rx = Mutex::new(job_rx);
     let (returns, returned): (Vec<_>, Vec<_>) =
@@ -105,7 +189,7 @@ pub(super) fn read<'p>(
                         Err(_) => break,
                     };
                     let Ok((g, tx)) = job else { break };
-                    let mut group = match table.open_group(g, text) {
+                    let mut group = match table.open_group(g, modes, MAX_CELL_BYTES) {
                         Ok(group) => group,
                         Err(e) => {
                             let _ = tx.send((worker, Err(e)));
@@ -144,7 +228,16 @@ pub(super) fn read<'p>(
                             group.record(i, &mut rec);
                             // Row N is line N+1: the header is line 1.
                             let line = first + i as u64 + 1;
-                            let mut outcome = norm.row_reusing(line, &rec, &mut spare);
+                            let figures = RowFigures { group: &group, i };
+                            let mut outcome = norm.row_with(line, &rec, &figures, &mut spare);
+                            if let (
+                                Some(h),
+                                RowOutcome::Item(item) | RowOutcome::WithCredits(item, _),
+                            ) = (group.hashed(i), &mut outcome)
+                            {
+                                // The columns that are not in the record.
+                                item.fingerprint = Hashes::of(item.fingerprint, h);
+                            }
                             class.outcome(&rec, &mut outcome, &mut cache);
                             match &mut state {
                                 Some(state) => {

@@ -15,22 +15,9 @@ use super::{Branch, Ctx};
 use crate::audit::Check;
 use crate::audit::unused_commitment::NO_ID;
 use crate::model::Severity;
-use crate::normalise::terms::Term;
 use crate::sql::Dialect;
 use crate::vocab::checks::LIMITS;
 use crate::vocab::commitment as words;
-
-/// The commitment terms of a row the branch reads, with their column in
-/// `lines` (the profile's `terms` table, first filled alias).
-pub(crate) const TERMS: &[(Term, &str)] = &[
-    (Term::CommitmentId, "cm_id"),
-    (Term::Status, "cm_status"),
-    (Term::UnusedRecurring, "ur_text"),
-    (Term::UnusedUpfront, "uu_text"),
-    (Term::Upfront, "up_text"),
-    (Term::CommitmentTotal, "ct_text"),
-    (Term::CommitmentUsed, "cu_text"),
-];
 
 /// `status IN (words)`, ASCII-case-insensitively (`vocab::commitment::is`).
 fn is(d: Dialect, words: &[&str]) -> String {

@@ -10,6 +10,18 @@ use crate::normalise::profile::{ROW_ID_HEADERS, Role};
 use crate::normalise::profiles::Spec;
 use crate::normalise::terms::Term;
 
+/// The commitment terms of a row `unused-commitment` reads (`findings_commitment`), with their column in
+/// `lines` (the profile's `terms` table, first filled alias).
+pub(crate) const TERMS: &[(Term, &str)] = &[
+    (Term::CommitmentId, "cm_id"),
+    (Term::Status, "cm_status"),
+    (Term::UnusedRecurring, "ur_text"),
+    (Term::UnusedUpfront, "uu_text"),
+    (Term::Upfront, "up_text"),
+    (Term::CommitmentTotal, "ct_text"),
+    (Term::CommitmentUsed, "cu_text"),
+];
+
 /// Per profile: the line-item id and SKU columns of the findings' row key
 /// (the resource and period are the profile's `ResourceId` and `Start`).
 pub const ROW_KEYS: &[(&str, &[&str], &[&str])] = &[
@@ -119,7 +131,7 @@ pub(super) fn line_columns(
     out.push((term_of(Term::Contracted), "c_text".into()));
     out.push((term_of(Term::ContractedUnitPrice), "u_text".into()));
     // The commitment terms `unused-commitment` reads (`findings_commitment`).
-    for (t, name) in super::findings::commitment::TERMS {
+    for (t, name) in TERMS {
         out.push((term_of(*t), (*name).into()));
     }
     out.push((text_of(Role::Unit), "unit".into()));

@@ -166,3 +166,39 @@ fn every_supported_profile_has_a_table() {
         );
     }
 }
+
+/// `findings_usage`'s two branches in every dialect.
+#[test]
+fn every_dialect_writes_both_branches_and_a_check_off_drops_its_own() {
+    for d in [
+        Dialect::DuckDb,
+        Dialect::Spark,
+        Dialect::Athena,
+        Dialect::BigQuery,
+    ] {
+        let mut o = SqlOptions::new(d, "focus");
+        // The columns the two checks read (the others need a header).
+        o.header = Some(
+            [
+                "BilledCost",
+                "BillingCurrency",
+                "ChargeDescription",
+                "ChargePeriodStart",
+                "ChargePeriodEnd",
+                "PricingQuantity",
+                "PricingUnit",
+                "ServiceCategory",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(sql.contains(&d.lit("billing-rounding")), "{d}");
+        assert!(sql.contains(&d.lit("billing-granularity")), "{d}");
+        assert!(sql.contains("br4 AS (") && sql.contains("bg7 AS ("), "{d}");
+        o.severities
+            .insert(crate::audit::Check::BillingGranularity, None);
+        let sql = generate_findings(&o).unwrap().sql;
+        assert!(!sql.contains("bg1 AS (") && sql.contains("br1 AS ("), "{d}");
+    }
+}

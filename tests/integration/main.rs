@@ -29,6 +29,7 @@ mod newcomer;
 mod oracles;
 mod parallel;
 mod parquet;
+mod parquet_columns;
 mod parts;
 mod pdf_invoices;
 mod props;

@@ -14,6 +14,8 @@
 
 pub mod at_file;
 pub mod cell;
+pub mod figures;
+pub mod hashed;
 pub mod rows;
 #[cfg(test)]
 mod tests;

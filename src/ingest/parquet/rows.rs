@@ -6,15 +6,15 @@
 //! place values are parsed). Several groups can be decoded at once, one per
 //! thread: a `Table` is shared, a `Group` is its thread's own.
 //!
-//! **Projection.** Only the columns a profile reads (the `text` mask) get
-//! the cell texts of [`super::cell`]. Every other flat column is still
-//! decoded, into a cheap form that is as distinct as its text (two values
-//! have the same form exactly when they have the same text): a row's
-//! fingerprint, which `duplicate-line` compares, covers every cell, as it
-//! does for a CSV row. The cheap forms: a value that is not text (an
-//! integer, DECIMAL, DATE, TIMESTAMP, TIME, FLOAT, DOUBLE, INT96) is its
-//! stored bytes in hex, text is its bytes (not checked for UTF-8), BOOLEAN
-//! `true` / `false`, null an empty cell. See docs/formats.md.
+//! **Projection** (issue 27). Each column has a [`Mode`]: the columns a
+//! profile reads ([`Mode::Text`]) get the cell texts of [`super::cell`];
+//! the others get no text, only a stand-in cell for the row tests that
+//! look at every cell (blank row, oversized cell) and, when
+//! `duplicate-line` compares rows, a hash of their values
+//! ([`Mode::Hashed`], see [`super::hashed`]: a row's fingerprint covers
+//! every cell, as it does for a CSV row). So every column is read (those
+//! tests need each cell), but only the profile's are made text. See
+//! docs/decisions.md, "Parquet: columns, money and the duplicate key".
 
 use std::sync::Arc;
 
@@ -24,7 +24,22 @@ use ::parquet::data_type::DataType;
 use ::parquet::file::reader::FileReader;
 
 use super::cell::{self, Kind};
+use super::figures::{self, Figure};
+use super::hashed::{self, Hashes, StandIns};
 use super::{Column, contained, each_row, open_row_group, read_values};
+
+/// What is read of a column (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Its cells' texts.
+    Text,
+    /// A hash of its values, and a stand-in cell ([`super::hashed`]).
+    Hashed,
+    /// Only the stand-in cell.
+    StandIn,
+    /// Exact values ([`super::figures`]), hashed, and a stand-in cell.
+    Figure,
+}
 
 /// Rows decoded at a time.
 pub const BATCH_ROWS: usize = 4096;
@@ -72,23 +87,31 @@ impl Table {
         self.columns.len()
     }
 
+    /// Whether column `c` can be read as [`Mode::Figure`] (a DECIMAL or a
+    /// signed integer).
+    pub fn is_figure_column(&self, c: usize) -> bool {
+        self.columns.get(c).is_some_and(figures::is_figure_column)
+    }
+
     /// The number of row groups.
     pub fn row_groups(&self) -> usize {
         self.starts.len()
     }
 
-    /// Opens row group `g`; the columns where `text[c]` is true get their
-    /// cell texts, the others their cheap forms (see the module docs).
-    pub fn open_group(&self, g: usize, text: &[bool]) -> Result<Group<'_>, String> {
+    /// Opens row group `g`, reading each column `c` by `modes[c]` (a column
+    /// without a mode is text). A text longer than `long` bytes stands in
+    /// the record as itself ([`super::hashed`]).
+    pub fn open_group(&self, g: usize, modes: &[Mode], long: usize) -> Result<Group<'_>, String> {
+        let mode = |c: usize| modes.get(c).copied().unwrap_or(Mode::Text);
         let (readers, rows) =
             contained(|| open_row_group(&*self.file, &self.columns, g)).and_then(|r| r)?;
         Ok(Group {
             table: self,
             g,
             readers,
-            text: (0..self.columns.len())
-                .map(|c| text.get(c).copied().unwrap_or(true))
-                .collect(),
+            modes: (0..self.columns.len()).map(mode).collect(),
+            long,
+            hashes: Hashes::default(),
             rows_left: rows,
             next_row: self.starts.get(g).copied().unwrap_or(0) + 1,
             batch_first: 0,
@@ -110,6 +133,16 @@ struct Cells {
     values: Vec<::parquet::data_type::ByteArray>,
     value_of_row: Vec<u32>,
     defs: Vec<i16>,
+    figures: Vec<Figure>,
+}
+
+impl Cells {
+    fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+        self.values.clear();
+        self.value_of_row.clear();
+    }
 }
 
 /// A null row of a text column.
@@ -120,7 +153,9 @@ pub struct Group<'t> {
     table: &'t Table,
     g: usize,
     readers: Vec<ColumnReader>,
-    text: Vec<bool>,
+    modes: Vec<Mode>,
+    long: usize,
+    hashes: Hashes,
     rows_left: u64,
     /// The number (1-based, in the file) of the next row to decode.
     next_row: u64,
@@ -147,23 +182,39 @@ impl Group<'_> {
         let g = self.g;
         let first = self.next_row;
         let columns = &self.table.columns;
-        let (readers, cells, text, scratch) = (
+        let (readers, cells, modes, scratch, hashes) = (
             &mut self.readers,
             &mut self.cells,
-            &self.text,
+            &self.modes,
             &mut self.scratch,
+            &mut self.hashes,
         );
+        let long = self.long;
+        hashes.start(n);
         contained(|| -> Result<(), String> {
             for (c, col) in columns.iter().enumerate() {
-                decode(
-                    col,
-                    &mut readers[c],
-                    n,
-                    first,
-                    text[c],
-                    &mut cells[c],
-                    scratch,
-                )
+                let reader = &mut readers[c];
+                let cells = &mut cells[c];
+                match modes[c] {
+                    Mode::Text => decode(col, reader, n, first, cells, scratch),
+                    Mode::Figure => {
+                        cells.clear();
+                        let out = StandIns {
+                            data: &mut cells.data,
+                            ends: &mut cells.ends,
+                        };
+                        figures::decode(col, reader, n, first, out, hashes, &mut cells.figures)
+                    }
+                    mode => {
+                        cells.clear();
+                        let out = StandIns {
+                            data: &mut cells.data,
+                            ends: &mut cells.ends,
+                        };
+                        let hashes = (mode == Mode::Hashed).then_some(&mut *hashes);
+                        hashed::decode(col, reader, n, first, long, out, hashes)
+                    }
+                }
                 .map_err(|e| format!("row group {g}, column `{}`: {e}", col.descr.name()))?;
             }
             Ok(())
@@ -179,6 +230,24 @@ impl Group<'_> {
     /// is line N+1 (the header is line 1).
     pub fn first_row(&self) -> u64 {
         self.batch_first
+    }
+
+    /// The hash of row `i`'s hashed columns ([`Hashes::row`]): what its
+    /// fingerprint must cover beside its record's cells.
+    pub fn hashed(&self, i: usize) -> Option<u64> {
+        self.modes
+            .iter()
+            .any(|m| matches!(m, Mode::Hashed | Mode::Figure))
+            .then(|| self.hashes.row(i))
+    }
+
+    /// Row `i`'s exact value of column `c` when it is read as
+    /// [`Mode::Figure`] ([`Figure`]); `None` for any other column.
+    pub fn figure(&self, c: usize, i: usize) -> Figure {
+        match self.modes.get(c) {
+            Some(Mode::Figure) => self.cells.get(c)?.figures.get(i).copied().flatten(),
+            _ => None,
+        }
     }
 
     /// Fills `rec` with the cells of row `i` of the batch.
@@ -204,21 +273,17 @@ fn decode(
     reader: &mut ColumnReader,
     n: usize,
     first_row: u64,
-    text: bool,
     cells: &mut Cells,
     s: &mut String,
 ) -> Result<(), String> {
     use ::parquet::data_type as t;
     let kind = col.kind;
     let max_def = col.descr.max_def_level();
-    cells.data.clear();
-    cells.ends.clear();
-    cells.values.clear();
-    cells.value_of_row.clear();
+    cells.clear();
     if let (ColumnReader::ByteArrayColumnReader(r), false) =
         (&mut *reader, matches!(kind, Kind::Decimal { .. }))
     {
-        return texts(r, n, max_def, first_row, text, cells);
+        return texts(r, n, max_def, first_row, cells);
     }
     let out = cells;
     // A cell's text through the String-based rules of `cell`.
@@ -239,112 +304,49 @@ fn decode(
         }
         ColumnReader::Int32ColumnReader(r) => {
             typed::<t::Int32Type>(r, n, max_def, first_row, out, |v, d| {
-                if text {
-                    via!(s, d, cell::integer(kind, i64::from(*v), 32, s))
-                } else {
-                    hex(d, &v.to_le_bytes())
-                }
+                via!(s, d, cell::integer(kind, i64::from(*v), 32, s))
             })
         }
         ColumnReader::Int64ColumnReader(r) => {
             typed::<t::Int64Type>(r, n, max_def, first_row, out, |v, d| {
-                if text {
-                    via!(s, d, cell::integer(kind, *v, 64, s))
-                } else {
-                    hex(d, &v.to_le_bytes())
-                }
+                via!(s, d, cell::integer(kind, *v, 64, s))
             })
         }
         ColumnReader::Int96ColumnReader(r) => {
             typed::<t::Int96Type>(r, n, max_def, first_row, out, |v, d| {
-                if text {
-                    via!(s, d, cell::int96(v.data(), s))
-                } else {
-                    for w in v.data() {
-                        hex(d, &w.to_le_bytes())?;
-                    }
-                    Ok(())
-                }
+                via!(s, d, cell::int96(v.data(), s))
             })
         }
         ColumnReader::FloatColumnReader(r) => {
             typed::<t::FloatType>(r, n, max_def, first_row, out, |v, d| {
-                if text {
-                    via!(s, d, cell::float(f64::from(*v), Some(*v), s))
-                } else {
-                    hex(d, &v.to_le_bytes())
-                }
+                via!(s, d, cell::float(f64::from(*v), Some(*v), s))
             })
         }
         ColumnReader::DoubleColumnReader(r) => {
             typed::<t::DoubleType>(r, n, max_def, first_row, out, |v, d| {
-                if text {
-                    via!(s, d, cell::float(*v, None, s))
-                } else {
-                    hex(d, &v.to_le_bytes())
-                }
+                via!(s, d, cell::float(*v, None, s))
             })
         }
         ColumnReader::ByteArrayColumnReader(r) => {
             typed::<t::ByteArrayType>(r, n, max_def, first_row, out, |v, d| {
-                bytes(kind, text, v.data(), d, s)
+                via!(s, d, cell::bytes(kind, v.data(), s))
             })
         }
         ColumnReader::FixedLenByteArrayColumnReader(r) => {
             typed::<t::FixedLenByteArrayType>(r, n, max_def, first_row, out, |v, d| {
-                bytes(kind, text, v.data(), d, s)
+                via!(s, d, cell::bytes(kind, v.data(), s))
             })
-        }
-    }
-}
-
-/// Appends bytes in hex, two digits a byte: the cheap form of a value
-/// that is not text (see the module docs).
-fn hex(d: &mut Vec<u8>, bytes: &[u8]) -> Result<(), String> {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for b in bytes {
-        d.push(DIGITS[usize::from(b >> 4)]);
-        d.push(DIGITS[usize::from(b & 15)]);
-    }
-    Ok(())
-}
-
-/// Appends a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY cell: text (checked UTF-8)
-/// or a DECIMAL, or their cheap forms.
-fn bytes(kind: Kind, text: bool, v: &[u8], d: &mut Vec<u8>, s: &mut String) -> Result<(), String> {
-    match (kind, text) {
-        (Kind::Decimal { .. }, true) => {
-            s.clear();
-            let r = cell::bytes(kind, v, s);
-            d.extend_from_slice(s.as_bytes());
-            r
-        }
-        (Kind::Decimal { .. }, false) => hex(d, v),
-        (_, true) => match std::str::from_utf8(v) {
-            Ok(t) => {
-                d.extend_from_slice(t.as_bytes());
-                Ok(())
-            }
-            Err(e) => Err(format!(
-                "a value that is not UTF-8 text (invalid byte at offset {})",
-                e.valid_up_to()
-            )),
-        },
-        (_, false) => {
-            d.extend_from_slice(v);
-            Ok(())
         }
     }
 }
 
 /// Reads `n` rows of a text column into `out.values`, each row's value in
-/// `out.value_of_row`; checks that they are UTF-8 when `text`.
+/// `out.value_of_row`; checks that they are UTF-8.
 fn texts(
     reader: &mut ColumnReaderImpl<::parquet::data_type::ByteArrayType>,
     n: usize,
     max_def: i16,
     first_row: u64,
-    text: bool,
     out: &mut Cells,
 ) -> Result<(), String> {
     out.defs.clear();
@@ -366,14 +368,12 @@ fn texts(
     each_row(n, max_def, first_row, defs, values, |_, v| {
         match v {
             Some(v) => {
-                if text {
-                    std::str::from_utf8(v.data()).map_err(|e| {
-                        format!(
-                            "a value that is not UTF-8 text (invalid byte at offset {})",
-                            e.valid_up_to()
-                        )
-                    })?;
-                }
+                std::str::from_utf8(v.data()).map_err(|e| {
+                    format!(
+                        "a value that is not UTF-8 text (invalid byte at offset {})",
+                        e.valid_up_to()
+                    )
+                })?;
                 value_of_row.push(next);
                 next += 1;
             }

@@ -308,3 +308,41 @@ fn a_panic_in_the_decoder_is_an_error_about_the_file() {
     assert!(!panic_is_contained());
     assert_eq!(contained(|| 7), Ok(7));
 }
+
+#[test]
+fn figures_are_the_decimals_their_texts_read_as() {
+    use super::figures::exact;
+    use rust_decimal::Decimal;
+    use std::str::FromStr;
+    // 12345 / 10^2 = 123.45, scale 2 kept; -5 / 10^3 = -0.005.
+    assert_eq!(
+        exact(12345, 2).map(|d| d.to_string()),
+        Some("123.45".into())
+    );
+    assert_eq!(exact(-5, 3).map(|d| d.to_string()), Some("-0.005".into()));
+    // 0 with 18 decimals: "0." and 18 zeros, 20 characters, scale kept.
+    assert_eq!(exact(0, 18).map(|d| d.scale()), Some(18));
+    // 999,999,999 and 18 decimals: 9 + 1 + 18 = 28 characters, read here;
+    // 10^9 and 18 decimals: 29 characters, left to the text.
+    let e18 = 10i128.pow(18);
+    assert!(exact(999_999_999 * e18, 18).is_some());
+    assert_eq!(exact(1_000_000_000 * e18, 18), None);
+    assert_eq!(exact(-1_000_000_000 * e18, 18), None);
+    // 10^27 - 1, no decimals: 27 characters; 10^28: 29.
+    assert!(exact(10i128.pow(27) - 1, 0).is_some());
+    assert_eq!(exact(10i128.pow(28), 0), None);
+    // Each equals rust_decimal's exact reading of the text, scale and all.
+    for (u, s) in [
+        (39_407_880_492i128 * 10i128.pow(8), 18),
+        (-7, 0),
+        (1, 10),
+        (-123_456, 4),
+    ] {
+        let mut text = String::new();
+        cell::decimal(u, s, &mut text);
+        let read = Decimal::from_str_exact(&text).expect("exact text");
+        let got = exact(u, s).expect("a figure");
+        assert_eq!((got, got.scale()), (read, read.scale()), "{text}");
+        assert_eq!(Decimal::from_str(&text).ok(), Some(got));
+    }
+}
