@@ -31,10 +31,19 @@ cargo build --quiet --bin billaudit
 python3 tests/sql/run_sql.py --engine spark --billaudit target/debug/billaudit "${files[@]}" 2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
 # `billaudit sql --findings` in the same engine: per code the same findings
 # and lines as the audit (tests/sql/findings_check.py, one Spark session
-# for every query), on the real FOCUS sample, the CUR and Azure exports
-# with findings, and one seeded FOCUS bill.
+# for every query), on the real FOCUS sample, the real CUR export with
+# findings, the CUR and Azure commitment fixtures (unused-commitment from
+# their own columns), one seeded FOCUS bill (every other per-line check
+# planted: duplicates, idle storage, block prices, overcharges, contracts,
+# reservations, rounded hours) and, with its billaudit.toml, the price-book
+# fixture (rate-above-reference). Every check with a per-line finding runs
+# here at least once.
 python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit --generated 1 \
     "$real/focus/focus_sample.csv:focus" \
     "$real/aws-cur/koku_test_cur.csv.gz:aws-cur" \
-    "$real/azure/sample-anonymous-ea-export-dataset.csv:azure" \
+    fixtures/commitments/aws-cur-unused-reservation.csv:aws-cur \
+    fixtures/commitments/azure-amortized-unused-reservation.csv:azure \
+    2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
+python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit \
+    --config tests/sql/fixtures/focus-price-book.toml tests/sql/fixtures/focus-price-book.csv:focus \
     2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
