@@ -254,3 +254,219 @@ fn hours_text(d: Dialect) -> String {
     );
     format!("CASE WHEN mod(hn, 3600) = 0 THEN {exact} ELSE {fine} END")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::rate_above_reference::PriceEntry;
+    use crate::audit::usage::gpu_model;
+
+    /// The model [`model_sql`] gives, its regular expressions evaluated
+    /// with the `regex` crate (RE2 syntax, as DuckDB and BigQuery).
+    fn sql_model(text: &str) -> Option<&'static str> {
+        let t = text.to_lowercase();
+        GPU_MODELS
+            .iter()
+            .find(|(token, _)| regex::Regex::new(&token_re(token)).unwrap().is_match(&t))
+            .map(|(_, name)| *name)
+    }
+
+    #[test]
+    fn gpu_model_tokens_read_as_the_native_gpu_model() {
+        // The native answer is the oracle.
+        for t in [
+            "RTX 4090 包月",
+            "RTX-4090D",
+            "rtx 4090d 包月",
+            "40900",
+            "GeForce RTX 3090",
+            "A100 80GB GPU pod",
+            "A100_80G",
+            "a1000",
+            "NVIDIA A10",
+            "g5.xlarge (A10G)",
+            "a10g2",
+            "H200 SXM",
+            "h2000",
+            "h20 ",
+            "H20-96G",
+            "L40S",
+            "l40s2",
+            "L40 inference",
+            "L20",
+            "Tesla T4",
+            "t4g.medium",
+            "gpt4",
+            "st4",
+            "t4",
+            "x-t4-",
+            "RTX A6000",
+            "a6000x",
+            "H100 then A100",
+            "V100-32G",
+            "ＲＴＸ 4090",
+            "Network volume 500 GB",
+            "",
+        ] {
+            assert_eq!(sql_model(t), gpu_model(t), "{t:?}");
+        }
+    }
+
+    /// The seconds [`unit_seconds_sql`] gives, with the `regex` crate.
+    fn sql_secs(unit: &str) -> Option<Decimal> {
+        let u = unit.to_lowercase();
+        if crate::vocab::units::NOT_TIME.iter().any(|w| u.contains(w)) {
+            return None;
+        }
+        use crate::vocab::units::{DAY, HOUR, MINUTE, SECOND};
+        for (words, secs) in [(HOUR, 3600), (DAY, 86400), (MINUTE, 60), (SECOND, 1)] {
+            let re =
+                regex::Regex::new(&super::super::findings_usage::unit_re_for_tests(words)).unwrap();
+            if let Some(c) = re.captures(&u) {
+                let g = c.get(1).map_or("", |m| m.as_str());
+                let block = if g.is_empty() {
+                    Decimal::ONE
+                } else {
+                    g.parse().ok()?
+                };
+                return Some(block * Decimal::from(secs));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn time_units_in_seconds_read_as_the_native_unit_hours() {
+        for u in [
+            "h",
+            "Hours",
+            " hrs ",
+            "GPU-Hours",
+            "gpu hours",
+            "卡时",
+            "GPU·小时",
+            "100 Hours",
+            "24 Hours",
+            "3 days",
+            "Days",
+            "天",
+            "Minutes",
+            "min",
+            "分钟",
+            "s",
+            "Seconds",
+            "秒",
+            "0 hours",
+            "GB-Hours",
+            "GB*小时",
+            "Requests",
+            "Month",
+            "月",
+            "hourly",
+            "hs",
+            "hours (s)",
+            "",
+            "1",
+        ] {
+            // unit_hours x 3600 (1/60 and 1/3600 of an hour are inexact
+            // decimals: rounded to whole seconds).
+            let native = unit_hours(u).map(|h| (h * Decimal::from(3600)).round());
+            assert_eq!(sql_secs(u), native, "{u:?}");
+        }
+    }
+
+    #[test]
+    fn plan_units_are_whole_units() {
+        let units: Vec<String> = PLAN_UNITS.iter().map(|u| regex_escape(u)).collect();
+        let re = regex::Regex::new(&format!("^{WS}(?:{}){WS}$", units.join("|"))).unwrap();
+        for (u, plan) in [
+            ("Month", true),
+            (" months ", true),
+            ("月", true),
+            ("个月", true),
+            ("week", true),
+            ("年", true),
+            ("Monthly", false),
+            ("GB-Month", false),
+            ("Hours", false),
+        ] {
+            assert_eq!(re.is_match(&u.to_lowercase()), plan, "{u}");
+            let native = PLAN_UNITS.contains(&u.trim().to_lowercase().as_str());
+            assert_eq!(native, plan, "{u}");
+        }
+    }
+
+    #[test]
+    fn every_dialect_writes_the_branch_with_the_book_or_the_built_in_prices() {
+        let entry = |pattern: &str, unit: Option<&str>, max: i64| PriceEntry {
+            pattern: pattern.into(),
+            unit: unit.map(String::from),
+            currency: Some("CNY".into()),
+            max: Decimal::new(max, 2),
+            source: None,
+        };
+        for d in [
+            Dialect::DuckDb,
+            Dialect::Spark,
+            Dialect::Athena,
+            Dialect::BigQuery,
+        ] {
+            let mut o = crate::sql::SqlOptions::new(d, "focus");
+            // The columns the check reads (the other engines need a header).
+            o.header = Some(
+                [
+                    "BilledCost",
+                    "BillingCurrency",
+                    "ChargeDescription",
+                    "PricingQuantity",
+                    "PricingUnit",
+                    "ServiceCategory",
+                ]
+                .map(String::from)
+                .to_vec(),
+            );
+            o.on_demand
+                .entries
+                .push(entry("rtx 4090", Some("hour"), 200));
+            let sql = crate::sql::generate_findings(&o)
+                .map_err(|e| e.to_string())
+                .unwrap()
+                .sql;
+            assert!(sql.contains(&d.lit("plan-costlier-than-on-demand")), "{d}");
+            assert!(!sql.contains("-- not in this query"), "{d}");
+            // The built-in entry, matched by the model's folded name.
+            assert!(
+                sql.contains("plan_prices AS (") && sql.contains("'200'"),
+                "{d}"
+            );
+            assert!(sql.contains("b.pattern = m.model_key"), "{d}");
+            // A book: only its entries per hour (not the day's 40.00).
+            o.price_book.entries = vec![
+                entry("rtx 4090", Some("day"), 4000),
+                entry("rtx 4090", Some("hours"), 180),
+            ];
+            let sql = crate::sql::generate_findings(&o)
+                .map_err(|e| e.to_string())
+                .unwrap()
+                .sql;
+            let list = &sql[sql.find("plan_prices AS (").unwrap()..];
+            let list = &list[..list.find("\n)").unwrap()];
+            assert!(list.contains("'180'") && !list.contains("'4000'"), "{list}");
+            assert!(!sql.contains("b.pattern = m.model_key"), "{d}");
+            // No entry per hour: no row, and the query is still written.
+            o.price_book.entries.truncate(1);
+            let sql = crate::sql::generate_findings(&o)
+                .map_err(|e| e.to_string())
+                .unwrap()
+                .sql;
+            assert!(sql.contains("WHERE 1 = 0"), "{d}");
+            // Turned off: no branch.
+            o.severities.insert(Check::PlanCostlierThanOnDemand, None);
+            let sql = crate::sql::generate_findings(&o)
+                .map_err(|e| e.to_string())
+                .unwrap()
+                .sql;
+            assert!(!sql.contains("pc1 AS ("), "{d}");
+        }
+    }
+}

@@ -96,6 +96,13 @@ fn unit_re(count: &str, words: &[&str]) -> String {
     )
 }
 
+/// The regular expression of [`unit_seconds_sql`] for `words`, its count
+/// captured (for the tests that compare it with `unit_hours`).
+#[cfg(test)]
+pub(super) fn unit_re_for_tests(words: &[&str]) -> String {
+    unit_re("([0-9]*)", words)
+}
+
 /// `unit` folded as `classify::fold` folds it before `billing-rounding`
 /// asks for its hours: full-width ASCII as ASCII, the ideographic space
 /// as a space, the minus and dashes as `-`.
