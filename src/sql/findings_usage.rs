@@ -33,11 +33,7 @@ const WS: &str = "[ \t\r\n\u{b}\u{c}\u{3000}]*";
 /// unit naming storage, traffic or requests ([`NOT_TIME`]) is no time.
 fn unit_hours_sql(d: Dialect, unit: &str) -> String {
     let u = format!("lower({unit})");
-    let not_time = NOT_TIME
-        .iter()
-        .map(|w| d.contains(&u, w))
-        .collect::<Vec<_>>()
-        .join(" OR ");
+    let not_time = not_time_sql(d, &u);
     let [one, day_hours, day] = unit_res();
     format!(
         "CASE WHEN {unit} IS NULL OR {not_time} THEN NULL WHEN {} THEN 1 WHEN {} OR {} THEN 24 END",
@@ -66,11 +62,7 @@ fn unit_res() -> [String; 3] {
 /// `Decimal` cannot read it).
 pub(super) fn unit_seconds_sql(d: Dialect, unit: &str) -> String {
     let u = format!("lower({unit})");
-    let not_time = NOT_TIME
-        .iter()
-        .map(|w| d.contains(&u, w))
-        .collect::<Vec<_>>()
-        .join(" OR ");
+    let not_time = not_time_sql(d, &u);
     let mut cases = Vec::new();
     for (words, secs) in [(HOUR, 3600), (DAY, 86400), (MINUTE, 60), (SECOND, 1)] {
         let re = unit_re("([0-9]*)", words);
@@ -85,6 +77,15 @@ pub(super) fn unit_seconds_sql(d: Dialect, unit: &str) -> String {
         "CASE WHEN {unit} IS NULL OR {not_time} THEN NULL {} END",
         cases.join(" ")
     )
+}
+
+/// The lowercased unit `u` names storage, traffic or requests ([`NOT_TIME`]).
+fn not_time_sql(d: Dialect, u: &str) -> String {
+    NOT_TIME
+        .iter()
+        .map(|w| d.contains(u, w))
+        .collect::<Vec<_>>()
+        .join(" OR ")
 }
 
 /// A unit of `count` (a regular expression) and one of `words`, with the

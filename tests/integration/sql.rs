@@ -720,17 +720,27 @@ fn plan_rows(file: &str, args: &[&str]) -> Vec<String> {
     a.extend(args);
     let q = run(&a);
     assert!(q.status.success(), "{}", stderr(&q));
-    let py = "import duckdb, sys\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(sys.stdin.read()).fetchall():\n    if r[0] == 'plan-costlier-than-on-demand': print(r[2], r[8], r[9], r[10])\n";
+    duckdb_rows(&q.stdout, "plan-costlier-than-on-demand")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The rows of `code` (line, expected, actual, difference, one a line)
+/// of the findings query `sql`, run in DuckDB.
+fn duckdb_rows(sql: &[u8], code: &str) -> String {
+    let py = format!(
+        "import duckdb, sys\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(sys.stdin.read()).fetchall():\n    if r[0] == '{code}': print(r[2], r[8], r[9], r[10])\n"
+    );
     let mut child = Command::new("python3")
-        .args(["-c", py])
+        .args(["-c", &py])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(&q.stdout).unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
-    out.lines().map(String::from).collect()
+    child.stdin.take().unwrap().write_all(sql).unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
 }
 
 /// `plan-costlier-than-on-demand` in `sql --findings` (issue 31 item 4):
@@ -826,16 +836,7 @@ fn duckdb_findings_with_a_price_book_equal_audit() {
         &table,
     ]);
     assert!(q.status.success(), "{}", stderr(&q));
-    let py = "import duckdb, sys\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(sys.stdin.read()).fetchall():\n    if r[0] == 'rate-above-reference': print(r[2], r[8], r[9], r[10])\n";
-    let mut child = Command::new("python3")
-        .args(["-c", py])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(&q.stdout).unwrap();
-    let rows = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let rows = duckdb_rows(&q.stdout, "rate-above-reference");
     // line, the book's max, the unit price, the excess per unit.
     assert_eq!(
         rows.lines().collect::<Vec<_>>(),
