@@ -49,7 +49,7 @@ pub(crate) fn elapsed_seconds(
 
 /// GPU models recognised in descriptions, most specific first. Each entry is
 /// (token in the lowercase text, `-` and `_` read as spaces; canonical name).
-const GPU_MODELS: &[(&str, &str)] = &[
+pub(crate) const GPU_MODELS: &[(&str, &str)] = &[
     ("4090d", "RTX 4090D"),
     ("4090", "RTX 4090"),
     ("5090", "RTX 5090"),

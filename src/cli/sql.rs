@@ -107,6 +107,7 @@ pub fn run(a: SqlArgs) -> u8 {
         DialectArg::Bigquery => Dialect::BigQuery,
     };
     let mut opts = SqlOptions::new(dialect, &a.profile);
+    opts.on_demand = billaudit::pipeline::builtin_on_demand();
     opts.table = a.table.clone();
     opts.grain = match a.grain {
         GrainArg::Bill => Grain::Bill,

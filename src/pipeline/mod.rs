@@ -41,6 +41,7 @@ mod text_run;
 pub use crate::expect::Report;
 pub use batch::{audit_bytes, audit_parts, audit_paths, audit_paths_streaming, audit_source};
 pub use configured::UnknownProfile;
+pub use configured::builtin_on_demand;
 pub use currency::{AssumedCurrency, CurrencyChoice, CurrencySource};
 pub use text_run::MAX_TEXT_INVOICE_BYTES;
 

@@ -19,6 +19,8 @@ use crate::model::{Category, Severity};
 
 #[path = "findings_commitment.rs"]
 pub(super) mod commitment;
+#[path = "findings_plan.rs"]
+mod plan;
 #[path = "findings_price.rs"]
 mod price;
 
@@ -64,6 +66,7 @@ const BRANCHES: &[(Check, Build)] = &[
     (Check::BillingGranularity, |c| {
         usage(c, findings_usage::billing_granularity)
     }),
+    (Check::PlanCostlierThanOnDemand, plan::plan_costlier),
 ];
 
 /// A branch written in `findings_usage.rs`.
@@ -76,10 +79,7 @@ fn usage(c: &Ctx<'_>, f: fn(Dialect, bool, Row) -> Parts) -> Branch {
 
 /// Per-line checks of the native audit the query does not carry yet, and
 /// why: `sql --findings` says so on standard error and in the query.
-pub const NOT_IN_SQL: &[(Check, &str)] = &[(
-    Check::PlanCostlierThanOnDemand,
-    "not written in SQL yet (GPU model tokens and hour units per dialect)",
-)];
+pub const NOT_IN_SQL: &[(Check, &str)] = &[];
 
 struct Ctx<'o> {
     d: Dialect,
@@ -180,6 +180,9 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
     if book && severity(Check::RateAboveReference).is_some() {
         s.push_str(&price::prices(d, &opts.price_book)?);
         s.push_str(",\n");
+    }
+    if severity(Check::PlanCostlierThanOnDemand).is_some() {
+        plan::check(opts)?;
     }
     let mut selects: Vec<String> = Vec::new();
     for (check, build) in BRANCHES {
@@ -630,7 +633,8 @@ mod tests {
         assert!(sql.contains("CAST('2.00' AS VARCHAR)"), "{sql}");
         o.severities.insert(Check::RateAboveReference, None);
         let sql = generate_findings(&o).unwrap().sql;
-        assert!(!sql.contains("prices AS ("), "{sql}");
+        // (`plan_prices` is plan-costlier-than-on-demand's own list.)
+        assert!(!sql.contains("\nprices AS ("), "{sql}");
     }
 
     #[test]
@@ -647,7 +651,6 @@ mod tests {
         o.severities.insert(Check::LineArithmetic, None);
         let sql = generate_findings(&o).unwrap().sql;
         assert!(!sql.contains("la4 AS ("), "{sql}");
-        assert!(sql.contains("-- not in this query: plan-costlier-than-on-demand"));
     }
 
     #[test]

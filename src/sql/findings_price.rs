@@ -29,6 +29,12 @@ const PLACES: u32 = 6;
 /// `v6` (the least multiple of 10^-6 above `max`, times 10^6: a price
 /// rounded to 6 places is above `max` when it is at least that), `source`.
 pub(super) fn prices(d: Dialect, book: &PriceBook) -> Result<String, SqlError> {
+    price_list(d, "prices", book)
+}
+
+/// A CTE `name` with the columns of [`prices`], one row per entry of
+/// `book` (no row when it has none).
+pub(super) fn price_list(d: Dialect, name: &str, book: &PriceBook) -> Result<String, SqlError> {
     let s = d.string_type();
     let text = |v: Option<&str>| match v {
         Some(v) => format!("CAST({} AS {s})", d.lit(v)),
@@ -62,6 +68,25 @@ pub(super) fn prices(d: Dialect, book: &PriceBook) -> Result<String, SqlError> {
         "pi", "pattern", "unit", "currency", "max_u", "max_s", "max_text", "v6", "source",
     ];
     let list = match d {
+        // No entry: the columns, typed, and no row.
+        _ if rows.is_empty() => {
+            let c = |n: &str, t: String| format!("CAST(NULL AS {t}) AS {n}");
+            let cols = [
+                c("pi", d.bigint_type().into()),
+                c("pattern", s.into()),
+                c("unit", s.into()),
+                c("currency", s.into()),
+                c("max_u", d.int38()),
+                c("max_s", d.bigint_type().into()),
+                c("max_text", s.into()),
+                c("v6", d.int38()),
+                c("source", s.into()),
+            ];
+            format!(
+                "SELECT {} FROM (SELECT 1 AS x) AS none WHERE 1 = 0",
+                cols.join(", ")
+            )
+        }
         Dialect::BigQuery => {
             let structs: Vec<String> = rows
                 .iter()
@@ -86,18 +111,18 @@ pub(super) fn prices(d: Dialect, book: &PriceBook) -> Result<String, SqlError> {
             }
         }
     };
-    Ok(format!("prices AS (\n  {list}\n)"))
+    Ok(format!("{name} AS (\n  {list}\n)"))
 }
 
 /// `text` folded as `classify::fold`: full-width forms to ASCII, lowercase.
-fn fold(d: Dialect, text: &str) -> String {
+pub(super) fn fold(d: Dialect, text: &str) -> String {
     let (from, to) = fold_maps();
     format!("lower(translate({text}, {}, {}))", d.lit(&from), d.lit(&to))
 }
 
 /// `x` (an integer >= 0) / 10^`k` rounded half to even to an integer
 /// (`Decimal::round_dp`).
-fn half_even(d: Dialect, n: &str, den: &str) -> String {
+pub(super) fn half_even(d: Dialect, n: &str, den: &str) -> String {
     let f = int_div(d, n, den);
     format!(
         "({f} + CASE WHEN 2 * (({n}) - {f} * ({den})) > ({den}) OR (2 * (({n}) - {f} * ({den})) = ({den}) AND mod({f}, 2) = 1) THEN 1 ELSE 0 END)"
@@ -105,7 +130,7 @@ fn half_even(d: Dialect, n: &str, den: &str) -> String {
 }
 
 /// Trailing zeros of the decimals dropped (`Decimal::normalize`).
-fn normalized(d: Dialect, t: &str) -> String {
+pub(super) fn normalized(d: Dialect, t: &str) -> String {
     let strip = |x: &str, c: &str| match d {
         Dialect::BigQuery => format!("RTRIM({x}, '{c}')"),
         _ => format!("trim(TRAILING '{c}' FROM {x})"),

@@ -11,7 +11,7 @@ use super::Dialect;
 use super::rows::{at_scale_text, pow10, timestamp};
 use crate::audit::Check;
 use crate::model::Category;
-use crate::vocab::units::{DAY, HOUR, NOT_TIME};
+use crate::vocab::units::{DAY, HOUR, MINUTE, NOT_TIME, SECOND};
 
 /// Writes a finding's SELECT list: the check, the line, the figures
 /// (`expected`, `actual`, `difference`; `""` for none), the message and
@@ -33,11 +33,7 @@ const WS: &str = "[ \t\r\n\u{b}\u{c}\u{3000}]*";
 /// unit naming storage, traffic or requests ([`NOT_TIME`]) is no time.
 fn unit_hours_sql(d: Dialect, unit: &str) -> String {
     let u = format!("lower({unit})");
-    let not_time = NOT_TIME
-        .iter()
-        .map(|w| d.contains(&u, w))
-        .collect::<Vec<_>>()
-        .join(" OR ");
+    let not_time = not_time_sql(d, &u);
     let [one, day_hours, day] = unit_res();
     format!(
         "CASE WHEN {unit} IS NULL OR {not_time} THEN NULL WHEN {} THEN 1 WHEN {} OR {} THEN 24 END",
@@ -50,13 +46,62 @@ fn unit_hours_sql(d: Dialect, unit: &str) -> String {
 /// The regular expressions of [`unit_hours_sql`] (of the lowercased unit):
 /// one hour; 24 hours; one day.
 fn unit_res() -> [String; 3] {
-    let re = |count: &str, words: &[&str]| {
-        format!(
-            "^{WS}{count}{WS}(?:gpu)*(?:card)*(?:instance)*[-_ *·]*卡*[*·]*(?:{})(?:[(]s[)])*{WS}$",
-            words.join("|")
-        )
-    };
-    [re("(?:0*1)?", HOUR), re("0*24", HOUR), re("(?:0*1)?", DAY)]
+    [
+        unit_re("(?:0*1)?", HOUR),
+        unit_re("0*24", HOUR),
+        unit_re("(?:0*1)?", DAY),
+    ]
+}
+
+/// The seconds of one unit of `unit` (`unit_hours` of `vocab/units.rs`
+/// in whole seconds: a block count times 3600 for an hour, 86400 for a
+/// day, 60 for a minute, 1 for a second), else NULL, for
+/// `plan-costlier-than-on-demand` (`findings_plan.rs`), which counts every
+/// time unit. The same words and prefixes as [`unit_hours_sql`]; the
+/// count is captured (none is 1; more than 28 digits is no unit, as
+/// `Decimal` cannot read it).
+pub(super) fn unit_seconds_sql(d: Dialect, unit: &str) -> String {
+    let u = format!("lower({unit})");
+    let not_time = not_time_sql(d, &u);
+    let mut cases = Vec::new();
+    for (words, secs) in [(HOUR, 3600), (DAY, 86400), (MINUTE, 60), (SECOND, 1)] {
+        let re = unit_re("([0-9]*)", words);
+        let g = d.regex_group(&u, &re, 1);
+        cases.push(format!(
+            "WHEN {} THEN {secs} * CASE WHEN {g} = '' THEN 1 WHEN length({g}) <= 28 THEN CAST({g} AS {}) END",
+            d.regex(&u, &re),
+            d.int38()
+        ));
+    }
+    format!(
+        "CASE WHEN {unit} IS NULL OR {not_time} THEN NULL {} END",
+        cases.join(" ")
+    )
+}
+
+/// The lowercased unit `u` names storage, traffic or requests ([`NOT_TIME`]).
+fn not_time_sql(d: Dialect, u: &str) -> String {
+    NOT_TIME
+        .iter()
+        .map(|w| d.contains(u, w))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+/// A unit of `count` (a regular expression) and one of `words`, with the
+/// prefixes and suffix `vocab/units.rs` `unit_hours` strips.
+fn unit_re(count: &str, words: &[&str]) -> String {
+    format!(
+        "^{WS}{count}{WS}(?:gpu)*(?:card)*(?:instance)*[-_ *·]*卡*[*·]*(?:{})(?:[(]s[)])*{WS}$",
+        words.join("|")
+    )
+}
+
+/// The regular expression of [`unit_seconds_sql`] for `words`, its count
+/// captured (for the tests that compare it with `unit_hours`).
+#[cfg(test)]
+pub(super) fn unit_re_for_tests(words: &[&str]) -> String {
+    unit_re("([0-9]*)", words)
 }
 
 /// `unit` folded as `classify::fold` folds it before `billing-rounding`

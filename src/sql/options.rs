@@ -151,6 +151,10 @@ pub struct SqlOptions {
     /// `rate-above-reference` and `plan-costlier-than-on-demand` compare
     /// against (a literal list in the findings query).
     pub price_book: crate::audit::rate_above_reference::PriceBook,
+    /// The built-in on-demand prices (`pipeline::configured::builtin_on_demand`,
+    /// set by the CLI), which `plan-costlier-than-on-demand` compares
+    /// against when billaudit.toml has no `[[price]]`.
+    pub on_demand: crate::audit::rate_above_reference::PriceBook,
     /// The findings query: the table's column that holds each row's line
     /// number in its file (`--line-column`); without it DuckDB numbers the
     /// rows as it reads them and the other engines give NULL.
@@ -173,6 +177,7 @@ impl SqlOptions {
             user_rules: Vec::new(),
             severities: std::collections::HashMap::new(),
             price_book: Default::default(),
+            on_demand: Default::default(),
             line_column: None,
             day_first: false,
         }

@@ -611,7 +611,14 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
         "azure-amortized-unused-reservation.csv:azure",
         "azure-amortized-commitment-clean.csv:azure",
     ]
-    .map(|f| format!("fixtures/commitments/{f}"));
+    .map(|f| format!("fixtures/commitments/{f}"))
+    .into_iter()
+    // plan-costlier-than-on-demand: the FOCUS twins of
+    // fixtures/commitments/gpu-monthly-plan{,-busy}-cny.csv and a mixed
+    // bill, at the built-in on-demand price (hand figures:
+    // duckdb_findings_plan_costlier_equal_audit_with_and_without_a_book).
+    .chain(PLAN_BILLS.map(|f| format!("tests/sql/fixtures/{f}:focus")))
+    .collect::<Vec<_>>();
     let out = Command::new("python3")
         .arg(root().join("tests/sql/findings_check.py"))
         .args(["--engine", "duckdb", "--generated", "4"])
@@ -685,6 +692,106 @@ fn duckdb_findings_equal_audit_on_real_exports_and_generated_bills() {
     }
 }
 
+/// The bills of `plan-costlier-than-on-demand` in `sql --findings`.
+const PLAN_BILLS: [&str; 3] = [
+    "focus-gpu-monthly-plan.csv",
+    "focus-gpu-monthly-plan-busy.csv",
+    "focus-gpu-plans-mixed.csv",
+];
+
+/// The findings query's `plan-costlier-than-on-demand` rows (line,
+/// expected, actual, difference) in DuckDB, with `args` (a config).
+fn plan_rows(file: &str, args: &[&str]) -> Vec<String> {
+    let f = root().join("tests/sql/fixtures").join(file);
+    let table = format!(
+        "read_csv('{}', all_varchar = true, header = true, null_padding = true)",
+        f.display()
+    );
+    let mut a = vec![
+        "sql",
+        "--findings",
+        "--dialect",
+        "duckdb",
+        "--profile",
+        "focus",
+        "--table",
+        &table,
+    ];
+    a.extend(args);
+    let q = run(&a);
+    assert!(q.status.success(), "{}", stderr(&q));
+    duckdb_rows(&q.stdout, "plan-costlier-than-on-demand")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The rows of `code` (line, expected, actual, difference, one a line)
+/// of the findings query `sql`, run in DuckDB.
+fn duckdb_rows(sql: &[u8], code: &str) -> String {
+    let py = format!(
+        "import duckdb, sys\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(sys.stdin.read()).fetchall():\n    if r[0] == '{code}': print(r[2], r[8], r[9], r[10])\n"
+    );
+    let mut child = Command::new("python3")
+        .args(["-c", &py])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(sql).unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}
+
+/// `plan-costlier-than-on-demand` in `sql --findings` (issue 31 item 4):
+/// with the price book tests/sql/fixtures/focus-gpu-monthly-plan.toml the
+/// query finds what `billaudit audit` finds, with the same on-demand cost
+/// and difference (findings_check.py FIG_CODES), and its rows are the hand
+/// figures of that toml; without a book, the built-in on-demand price.
+#[test]
+fn duckdb_findings_plan_costlier_equal_audit_with_and_without_a_book() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let book = "tests/sql/fixtures/focus-gpu-monthly-plan.toml";
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/findings_check.py"))
+        .args(["--engine", "duckdb", "--config", book])
+        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
+        .args(PLAN_BILLS.map(|f| format!("tests/sql/fixtures/{f}:focus")))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "findings differ:\n{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("ok ")).count(), 3);
+    let cfg = ["--config", book];
+    // 200 h x 1.80 = 360.00 on demand; 1260.00 - 360.00 = 900.00 more.
+    let issue = "2 360.00 1260.00 900.00";
+    assert_eq!(plan_rows(PLAN_BILLS[0], &cfg), [issue]);
+    // 700 h x 1.80 = 1260.00: not more than the plan.
+    assert!(plan_rows(PLAN_BILLS[1], &cfg).is_empty());
+    // A100: (3 x 100 + 1200 / 60) h = 320 h x 7.00 = 2240.00 against
+    // 3000.00 + 12.50 = 3012.50: 772.50 more. L40S: 90 h x 3.333 =
+    // 299.970 against 500.000: 200.030 more (the plan's 3 places).
+    assert_eq!(
+        plan_rows(PLAN_BILLS[2], &cfg),
+        [
+            issue,
+            "4 2240.00 3012.50 772.50",
+            "9 299.970 500.000 200.030"
+        ]
+    );
+    // The built-in book: RTX 4090 in CNY at 1.70, 2.00 and 9 (the median
+    // 2.00): 200 x 2.00 = 400.00; 1260.00 - 400.00 = 860.00 more; the
+    // built-in book has no CNY entry for the other models (prices.toml,
+    // read with Python tomllib: only RTX 4090 has CNY hourly offers).
+    let builtin = "2 400.00 1260.00 860.00";
+    assert_eq!(plan_rows(PLAN_BILLS[0], &[]), [builtin]);
+    assert!(plan_rows(PLAN_BILLS[1], &[]).is_empty());
+    assert_eq!(plan_rows(PLAN_BILLS[2], &[]), [builtin]);
+}
+
 /// `sql --findings` with a price book (`[[price]]`): the entries become the
 /// query's literal `prices` list and `rate-above-reference` finds, in
 /// DuckDB, the lines the audit finds, with the same excess per unit. The
@@ -729,16 +836,7 @@ fn duckdb_findings_with_a_price_book_equal_audit() {
         &table,
     ]);
     assert!(q.status.success(), "{}", stderr(&q));
-    let py = "import duckdb, sys\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(sys.stdin.read()).fetchall():\n    if r[0] == 'rate-above-reference': print(r[2], r[8], r[9], r[10])\n";
-    let mut child = Command::new("python3")
-        .args(["-c", py])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(&q.stdout).unwrap();
-    let rows = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let rows = duckdb_rows(&q.stdout, "rate-above-reference");
     // line, the book's max, the unit price, the excess per unit.
     assert_eq!(
         rows.lines().collect::<Vec<_>>(),

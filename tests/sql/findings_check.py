@@ -45,7 +45,7 @@ CODES = {"line-arithmetic", "duplicate-line", "idle-storage", "ingress-charged",
          "unclassified-items", "hidden-fee-share", "replica-share",
          "replica-redundancy", "scheduling-fee-share", "above-list-price",
          "above-contracted-price", "unused-commitment", "rate-above-reference",
-         "billing-rounding", "billing-granularity"}
+         "billing-rounding", "billing-granularity", "plan-costlier-than-on-demand"}
 # The codes whose per-line `difference` is compared with the figure the
 # audit's message states.
 DIFF_CODES = {"line-arithmetic", "above-list-price", "rate-above-reference"}
@@ -59,6 +59,10 @@ QUERY_MSGS = Counter()
 # (rounding) and `billed A, ... cost about E (D more` (granularity).
 FIG_CODES = {
     "billing-rounding": (r"h billed for (-?[0-9.]+) h elapsed .* (-?[0-9.]+) h more", (0, 2)),
+    # `... those hours cost E CUR: the plan cost D CUR more` (expected,
+    # difference).
+    "plan-costlier-than-on-demand": (r"those hours cost (-?[0-9.]+)\b[^:]*: the plan cost (-?[0-9.]+)\b[^:]* more$",
+                                     (0, 2)),
     "billing-granularity": (r"lines were billed (-?[0-9.]+)\b.*cost about (-?[0-9.]+)\b.* \((-?[0-9.]+)\b",
                             (1, 0, 2)),
 }
