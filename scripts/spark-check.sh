@@ -36,7 +36,8 @@ python3 tests/sql/run_sql.py --engine spark --billaudit target/debug/billaudit "
 # their own columns), one seeded FOCUS bill (every other per-line check
 # planted: duplicates, idle storage, block prices, overcharges, contracts,
 # reservations, rounded hours) and, with its billaudit.toml, the price-book
-# fixture (rate-above-reference). Every check with a per-line finding runs
+# fixture (rate-above-reference) and the GPU-plan fixture with its book
+# (plan-costlier-than-on-demand). Every check with a per-line finding runs
 # here at least once.
 python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit --generated 1 \
     "$real/focus/focus_sample.csv:focus" \
@@ -46,4 +47,9 @@ python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/bill
     2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
 python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit \
     --config tests/sql/fixtures/focus-price-book.toml tests/sql/fixtures/focus-price-book.csv:focus \
+    2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
+# plan-costlier-than-on-demand against a [[price]] book (and one more
+# rate-above-reference), the GPU plans of tests/sql/fixtures.
+python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit \
+    --config tests/sql/fixtures/focus-gpu-monthly-plan.toml tests/sql/fixtures/focus-gpu-plans-mixed.csv:focus \
     2> >(grep -v -E 'WARN|log4j|setLogLevel|incubator' >&2)
