@@ -23,13 +23,24 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // The rows as records, straight from the row groups (the pipeline's
-    // way), every other column projected: at most a few batches, as
+    // way), the columns read in every mode in turn (text, hashed, stand-in,
+    // exact figures where the column can be one): at most a few batches, as
     // run-length encoding lets a few bytes claim millions of rows.
+    use billaudit::ingest::parquet::rows::Mode;
     let table = rows.table();
-    let text: Vec<bool> = (0..table.width()).map(|c| c % 2 == 0).collect();
+    let modes: Vec<Mode> = (0..table.width())
+        .map(|c| match c % 4 {
+            0 => Mode::Text,
+            1 => Mode::Hashed,
+            2 => Mode::StandIn,
+            _ if table.is_figure_column(c) => Mode::Figure,
+            _ => Mode::Text,
+        })
+        .collect();
     let mut rec = csv::ByteRecord::new();
     for g in 0..table.row_groups().min(4) {
-        let Ok(mut group) = table.open_group(g, &text) else {
+        let long = billaudit::normalise::MAX_CELL_BYTES;
+        let Ok(mut group) = table.open_group(g, &modes, long) else {
             continue;
         };
         for _ in 0..4 {
