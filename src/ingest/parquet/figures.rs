@@ -51,7 +51,7 @@ pub(super) fn is_figure_column(col: &Column) -> bool {
 }
 
 /// `unscaled / 10^scale` as the `Decimal` that its text (`cell::decimal`)
-/// reads as, when that text has at most [`EXACT_CHARS`] characters after
+/// reads as, when that text has at most `EXACT_CHARS` characters after
 /// its sign; else `None`.
 pub fn exact(unscaled: i128, scale: u32) -> Option<Decimal> {
     let digits = unscaled
