@@ -37,15 +37,6 @@ pub(crate) fn write_rows(header: &[&str], rows: &[Vec<String>]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-/// `--format csv`: the [`Renderer`](super::Renderer) of the format.
-pub(crate) fn write(
-    report: &Report,
-    _ctx: &super::Context,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    out.write_all(render(report).as_bytes())
-}
-
 pub(crate) fn render(report: &Report) -> String {
     let mut header = vec!["path", "format", "currency", "line_items", "skipped_rows"];
     header.extend(Category::ALL.iter().map(|c| c.as_str()));

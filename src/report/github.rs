@@ -22,15 +22,6 @@ fn prop(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// `--format github`: the [`Renderer`](super::Renderer) of the format.
-pub(crate) fn write(
-    report: &Report,
-    _ctx: &super::Context,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    out.write_all(render(report).as_bytes())
-}
-
 pub(crate) fn render(report: &Report) -> String {
     let mut out = String::new();
     for b in &report.bills {

@@ -82,15 +82,6 @@ fn issue(
     })
 }
 
-/// `--format gitlab`: the [`Renderer`](super::Renderer) of the format.
-pub(crate) fn write(
-    report: &Report,
-    ctx: &super::Context,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    out.write_all(render(report, ctx).as_bytes())
-}
-
 pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut fp = Fingerprints(HashMap::new());
     let mut issues: Vec<Value> = Vec::new();

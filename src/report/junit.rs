@@ -38,15 +38,6 @@ fn take<'a>(report: &'a Report, given: &mut [bool], bill: &str) -> Option<&'a Ou
     Some(&report.expectations[i])
 }
 
-/// `--format junit`: the [`Renderer`](super::Renderer) of the format.
-pub(crate) fn write(
-    report: &Report,
-    ctx: &super::Context,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    out.write_all(render(report, ctx).as_bytes())
-}
-
 pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut junit = JUnit::new("billaudit");
     let mut given = vec![false; report.expectations.len()];

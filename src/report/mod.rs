@@ -256,17 +256,18 @@ pub type Renderer = fn(&Report, &Context, &mut dyn io::Write) -> io::Result<()>;
 impl Format {
     /// The renderer of this format.
     pub fn renderer(self) -> Renderer {
+        // The formats built as one text are written in one `write_all`.
         match self {
             // Escaped (`term_report`) piece by piece in `paint::Styled`.
             Format::Human => human::write,
             Format::Json => json::write,
             Format::Jsonl => json::write_lines,
-            Format::Csv => csv::write,
+            Format::Csv => |r, _, out| out.write_all(csv::render(r).as_bytes()),
             Format::Markdown => markdown::write,
-            Format::Junit => junit::write,
-            Format::Sarif => sarif::write,
-            Format::Github => github::write,
-            Format::Gitlab => gitlab::write,
+            Format::Junit => |r, c, out| out.write_all(junit::render(r, c).as_bytes()),
+            Format::Sarif => |r, c, out| out.write_all(sarif::render(r, c).as_bytes()),
+            Format::Github => |r, _, out| out.write_all(github::render(r).as_bytes()),
+            Format::Gitlab => |r, c, out| out.write_all(gitlab::render(r, c).as_bytes()),
             Format::Html => html::write,
         }
     }

@@ -98,15 +98,6 @@ fn rules() -> Vec<Value> {
     rules
 }
 
-/// `--format sarif`: the [`Renderer`](super::Renderer) of the format.
-pub(crate) fn write(
-    report: &Report,
-    ctx: &super::Context,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    out.write_all(render(report, ctx).as_bytes())
-}
-
 pub(crate) fn render(report: &Report, ctx: &Context) -> String {
     let mut results: Vec<Value> = Vec::new();
     for b in &report.bills {
