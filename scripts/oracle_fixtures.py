@@ -254,6 +254,15 @@ SPECS = {
     "fixtures/csv/clean-bill.csv": SIMPLE,
     "fixtures/csv/eu-semicolon-decimal-comma.csv": csv_spec("Amount", ["Description"], delimiter=";",
                                                             decimal_comma=True),
+    # German GPU-cloud invoices exported as CSV: title lines, `;` and decimal
+    # commas, Zwischensumme / MwSt. / Gesamtbetrag rows. The first names its
+    # description bilingually (`Leistung / Service`), the second with a word
+    # no vocabulary knows (`Artikeltext`).
+    "fixtures/csv/de-bilingual-header.csv": csv_spec(
+        "Betrag (EUR)", ["Leistung / Service"], delimiter=";", decimal_comma=True,
+        overrides={8: ("storage", "`NVMe Speicher`: German `Speicher` is storage, a provisioned NVMe disk")}),
+    "fixtures/csv/de-unknown-description-header.csv": csv_spec("Betrag (EUR)", ["Artikeltext"], delimiter=";",
+                                                               decimal_comma=True),
     "fixtures/csv/gpu-platform-cn-gbk.csv": csv_spec("金额(元)", ["计费项"], encoding="gbk"),
     "fixtures/csv/gpu-platform-cn-utf8bom.csv": CN_PLATFORM,
     "fixtures/csv/gpu-pod-en.csv": GPU_USD,
@@ -449,6 +458,7 @@ def summary_kind(row, spec):
         return None
     w = words.pop().lower().rstrip(":：").strip()
     w = re.sub(r"\s*[(（][^)）]*[)）]$", "", w)      # `VAT (8%)`, `税额（6%）`
+    w = re.sub(r"\s+\d+(?:[.,]\d+)?\s*%$", "", w)    # `MwSt. 19%`, `VAT 20 %`
     w = re.sub(r"\s+[a-z]{3}$", "", w) if w.split()[0] in ("total", "amount") else w  # `Total USD`
     for kind, labels in SUMMARY_LABELS.items():
         if w in labels:

@@ -71,6 +71,18 @@ fn named_by_words(header: &str) -> Option<&'static str> {
     }
 }
 
+/// The names a bilingual header cell gives, each alone: `leistung / service`
+/// is `leistung` and `service` (German invoices print the English name
+/// beside their own, `Betrag | Amount`). Only a ` / ` or ` | ` with spaces
+/// around it parts names: `lineitem/unblendedcost` is one CUR name. Empty
+/// for a cell with one name.
+pub(crate) fn translations(name: &str) -> impl Iterator<Item = &str> {
+    let parted = name.contains(" / ") || name.contains(" | ");
+    name.split(['/', '|'])
+        .map(str::trim)
+        .filter(move |p| parted && !p.is_empty())
+}
+
 fn collapse_ws(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
@@ -176,6 +188,18 @@ mod tests {
         assert_eq!(n(" 优惠类型"), ("优惠类型".into(), None));
         assert_eq!(n("抵扣量（含RI）"), ("抵扣量(含ri)".into(), None));
         assert_eq!(n("ＡＭＯＵＮＴ"), ("amount".into(), None));
+    }
+
+    #[test]
+    fn a_bilingual_cell_gives_each_name_and_a_namespaced_one_none() {
+        fn t(s: &str) -> Vec<&str> {
+            translations(s).collect()
+        }
+        assert_eq!(t("leistung / service"), vec!["leistung", "service"]);
+        assert_eq!(t("betrag | amount"), vec!["betrag", "amount"]);
+        // CUR's `lineItem/UnblendedCost` is one name, and so is a plain one.
+        assert!(t("lineitem/unblendedcost").is_empty());
+        assert!(t("description").is_empty());
     }
 
     #[test]

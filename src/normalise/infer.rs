@@ -356,30 +356,9 @@ pub(crate) fn infer(
     let texts: Vec<usize> = (0..width)
         .filter(|&c| !taken(&map, c) && share(c, Kind::Text) > 0)
         .collect();
-    let distinct = |c: usize| {
-        let mut v: Vec<&str> = data
-            .iter()
-            .map(|r| r[c].trim())
-            .filter(|t| !t.is_empty())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v.len()
-    };
     if map.get(Role::Description).is_none() {
-        if let Some(&d) = texts
-            .iter()
-            .max_by_key(|&&c| (distinct(c), std::cmp::Reverse(c)))
-        {
-            put(
-                &mut map,
-                Role::Description,
-                d,
-                format!(
-                    "the text column with the most distinct values ({} on {n} rows)",
-                    distinct(d)
-                ),
-            );
+        if let Some((d, reason)) = most_distinct_text(&data, &texts) {
+            put(&mut map, Role::Description, d, reason);
         }
     }
     // Overrides: by name or by position; a column is one role.
@@ -450,6 +429,73 @@ pub(crate) fn infer(
         first_data,
         columns,
         currency_note,
+    })
+}
+
+/// Of the `texts` columns, the one with the most distinct values on the
+/// `data` rows (ties: the leftmost), and the reason the report gives.
+fn most_distinct_text(data: &[&Vec<String>], texts: &[usize]) -> Option<(usize, String)> {
+    let distinct = |c: usize| {
+        let mut v: Vec<&str> = data
+            .iter()
+            .filter_map(|r| r.get(c))
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    };
+    let d = *texts
+        .iter()
+        .max_by_key(|&&c| (distinct(c), std::cmp::Reverse(c)))?;
+    let reason = format!(
+        "the text column with the most distinct values ({} on {} rows)",
+        distinct(d),
+        data.len()
+    );
+    Some((d, reason))
+}
+
+/// The description of a table whose recognised header names none (no
+/// description and nothing else to classify by: `Pos.;Artikel Nr.;Menge;
+/// Betrag`): the text column with the most distinct values on `rows`, the
+/// data rows that follow the header, as [`infer`] picks it, among the
+/// columns the header left without a role. The map gets the column as its
+/// description and first classification tier; the caller reports the
+/// returned column (`inferred_columns` and a note). `None` when the header
+/// names a description or a classification column, or no free column
+/// holds text.
+pub(crate) fn description_from_content(
+    map: &mut ColumnMap,
+    header: &[String],
+    rows: &[Vec<String>],
+    mark: DecimalMark,
+) -> Option<InferredColumn> {
+    if map.get(Role::Description).is_some() || !map.class_tiers.is_empty() {
+        return None;
+    }
+    let data: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r.iter().any(|c| !c.trim().is_empty()))
+        .collect();
+    let free = |c: usize| !map.roles.iter().any(|(_, i)| *i == c);
+    let texts: Vec<usize> = (0..header.len())
+        .filter(|&c| {
+            free(c)
+                && data
+                    .iter()
+                    .any(|r| r.get(c).is_some_and(|x| kind(x, mark) == Kind::Text))
+        })
+        .collect();
+    let (d, reason) = most_distinct_text(&data, &texts)?;
+    map.roles.insert(Role::Description, d);
+    map.class_tiers.insert(0, vec![d]);
+    Some(InferredColumn {
+        role: Role::Description,
+        column: d,
+        header: header.get(d).map(|h| h.trim().to_string()),
+        reason: format!("the header names no description; {reason}"),
     })
 }
 

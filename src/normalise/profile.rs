@@ -481,7 +481,18 @@ fn alias_positions(names: &[String], alias: &str) -> Vec<usize> {
             .filter(|(_, n)| !n.is_empty() && n.starts_with(prefix))
             .map(|(i, _)| i)
             .collect(),
-        None => names.iter().position(|n| n == alias).into_iter().collect(),
+        // A cell of one name first; a bilingual cell (`Leistung / Service`)
+        // by one of its names only when no cell is the name itself.
+        None => names
+            .iter()
+            .position(|n| n == alias)
+            .or_else(|| {
+                names
+                    .iter()
+                    .position(|n| super::header::translations(n).any(|t| t == alias))
+            })
+            .into_iter()
+            .collect(),
     }
 }
 

@@ -322,6 +322,23 @@ impl<'o> Run<'o> {
         } else {
             DecimalMark::Dot
         });
+        if !later_part {
+            // A recognised header that names nothing to classify by: the
+            // description is inferred from the rows below it (a Parquet
+            // file's prefix is its first rows as CSV text).
+            let rows = super::sniff::rows_after_header(
+                &opened.prefix_text,
+                delimiter,
+                &state.header,
+                HEADER_SEARCH_ROWS,
+            );
+            if let Some(c) =
+                infer::description_from_content(&mut state.map, &state.header, &rows, mark)
+            {
+                state.bills.notes.push(c.note());
+                state.bills.inferred_columns.push(c);
+            }
+        }
         // The order of slashed dates is decided before any row is dated,
         // from the rows in the prefix, so every thread reads them alike.
         let dates = scan_dates(&opened.prefix_text, delimiter, &state.header, &state.map);

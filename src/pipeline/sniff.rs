@@ -98,3 +98,38 @@ pub(super) fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
     let with = counts.iter().filter(|c| **c >= 1).count();
     with * 2 > lines.len()
 }
+
+/// The rows of `prefix` below its `header` row, at most `limit`, the last
+/// one left out when the prefix may end inside it: the sample a recognised
+/// header's missing description is inferred from
+/// ([`infer::description_from_content`]).
+pub(super) fn rows_after_header(
+    prefix: &str,
+    delimiter: u8,
+    header: &[String],
+    limit: usize,
+) -> Vec<Vec<String>> {
+    let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
+    let mut rec = ByteRecord::new();
+    let mut past_header = false;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    while rows.len() <= limit {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            _ => break,
+        }
+        let cells: Vec<String> = rec
+            .iter()
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .collect();
+        if past_header {
+            rows.push(cells);
+        } else {
+            past_header = cells == header;
+        }
+    }
+    if rows.len() > limit || !prefix.ends_with('\n') {
+        rows.pop();
+    }
+    rows
+}

@@ -363,3 +363,70 @@ fn a_shift_jis_japanese_bill_is_detected() {
         stderr(&o)
     );
 }
+
+// ---- A recognised header that names no description -------------------------
+
+fn fixture(rel: &str) -> Bill {
+    let path = crate::common::root().join(rel);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    audit_with(rel, &bytes, &billaudit::Options::default())
+}
+
+/// The hidden fees of the two German GPU-cloud invoices below: on main both
+/// read every item as `other` (the amount, quantity and unit price were
+/// recognised, the description was not), hidden 0, and the bill passed.
+fn assert_hidden(b: &Bill, hidden: &str, share: &str) {
+    assert_eq!(b.totals.get(Category::Other), d("0"), "{:?}", b.totals);
+    assert_eq!(b.hidden, d(hidden));
+    assert_eq!(
+        b.hidden_share.map(|s| s.round_dp(6)),
+        Some(d(share)),
+        "{:?}",
+        b.totals
+    );
+    assert!(has(b, "hidden-fee-share"), "{:?}", b.findings);
+}
+
+#[test]
+fn a_bilingual_header_cell_names_its_column_by_either_name() {
+    // `Leistung / Service`: `Leistung` is a German description header.
+    let b = fixture("fixtures/csv/de-bilingual-header.csv");
+    // Items: GPU 310 x 0,55 = 170,50; egress 12,00; snapshot 10,00;
+    // cluster management 15,00; NVMe 30,00 = 237,50 (the Zwischensumme);
+    // MwSt. 45,13 (19% of 237,50 = 45,125); Gesamtbetrag 282,63.
+    assert_eq!(b.subtotal, d("237.50"));
+    assert_eq!(b.total, d("282.63"));
+    assert_eq!(b.totals.get(Category::Compute), d("170.50"));
+    assert_eq!(b.totals.get(Category::Storage), d("30.00"));
+    // Hidden 12,00 + 10,00 + 15,00 = 37,00; 37 / 237,50 = 0.155789...
+    assert_hidden(&b, "37.00", "0.155789");
+    // Named by the header: nothing inferred.
+    assert!(b.inferred_columns.is_empty(), "{:?}", b.inferred_columns);
+}
+
+#[test]
+fn a_header_without_a_description_takes_it_from_the_content() {
+    // `Artikeltext` is in no vocabulary; the amount, quantity and unit
+    // price are named, so the header is recognised, and the description is
+    // the free text column with the most distinct values.
+    let b = fixture("fixtures/csv/de-unknown-description-header.csv");
+    // 100 x 1,90 = 190,00; 8,00; 10,00; 12,00: 220,00; MwSt. 41,80
+    // (19% of 220,00); Gesamtbetrag 261,80.
+    assert_eq!(b.total, d("261.80"));
+    assert_eq!(b.totals.get(Category::Compute), d("190.00"));
+    // Hidden 8,00 + 10,00 + 12,00 = 30,00; 30 / 220 = 0.136364 (0.13636...).
+    assert_hidden(&b, "30.00", "0.136364");
+    let c = b
+        .inferred_columns
+        .iter()
+        .find(|c| c.role.as_str() == "description")
+        .expect("the description is reported as inferred");
+    assert_eq!((c.column, c.header.as_deref()), (1, Some("Artikeltext")));
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.starts_with("inferred description = column 2 `Artikeltext`")),
+        "{:?}",
+        b.notes
+    );
+}
