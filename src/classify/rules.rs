@@ -204,6 +204,8 @@ const TIERS: &[Rule] = &[
             "sauvegarde",
             "instantané",
             "copia de seguridad",
+            "copias de seguridad",
+            "instantánea",
             "instantâneo",
             "cópia de segurança",
             "=réplica",
@@ -214,6 +216,7 @@ const TIERS: &[Rule] = &[
             "冗長",
             // it
             "copia di sicurezza",
+            "copie di sicurezza",
         ],
         non_positive_only: false,
         why: "snapshots, backups and redundant copies of storage",

@@ -151,9 +151,13 @@ pub(crate) fn infer(
         .copied()
         .max_by_key(|(w, n)| (*n, *w))
         .ok_or(InferError::NoTable)?;
+    // The table starts at its first row of two filled cells: a title line
+    // padded to the table's width (`Facture N° F-2025-0931;;;`, as a
+    // spreadsheet saves it) is above the table, not its header.
+    let filled_cells = |r: &Vec<String>| r.iter().filter(|c| !c.trim().is_empty()).count();
     let start = rows
         .iter()
-        .position(|r| r.len() == width && filled(r))
+        .position(|r| r.len() == width && filled_cells(r) >= 2)
         .ok_or(InferError::NoTable)?;
     let table_rows = rows[start..].iter().filter(|r| filled(r)).count();
     // A table is most of what follows its first row (a text invoice's lines
@@ -280,17 +284,20 @@ pub(crate) fn infer(
             } else {
                 (q, p)
             };
-            let why = format!(
-                "times column {} equals the amount on {hits} of {n} rows",
-                if qty == q { p + 1 } else { q + 1 }
-            );
+            // Each factor's reason names the other factor.
+            let why = |other: usize| {
+                format!(
+                    "times column {} equals the amount on {hits} of {n} rows",
+                    other + 1
+                )
+            };
             if names[qty] != Some(Role::Quantity) {
-                put(&mut map, Role::Quantity, qty, why.clone());
+                put(&mut map, Role::Quantity, qty, why(price));
             } else {
                 map.roles.insert(Role::Quantity, qty);
             }
             if names[price] != Some(Role::UnitPrice) {
-                put(&mut map, Role::UnitPrice, price, why);
+                put(&mut map, Role::UnitPrice, price, why(qty));
             } else {
                 map.roles.insert(Role::UnitPrice, price);
             }

@@ -54,7 +54,10 @@ pub const SUBTOTAL: &[&str] = &[
     // Japanese (`10%対象（税抜）`: the amount subject to 10% tax, before it)
     "小計",
     "対象",
-    // Dutch (Spanish `subtotal` is the English word)
+    // Spanish (`subtotal` is the English word): the taxable base
+    "base imponible",
+    "total sin iva",
+    // Dutch
     "subtotaal",
     "totaal exclusief btw",
     // Italian

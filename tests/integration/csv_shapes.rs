@@ -430,3 +430,68 @@ fn a_header_without_a_description_takes_it_from_the_content() {
         b.notes
     );
 }
+
+/// A French invoice saved from a spreadsheet: the title line padded to the
+/// table's width with `;`, a header no vocabulary knows whole (`Montant
+/// HT`, `Prix unitaire HT`), `Total HT` / `TVA 20 %` / `Total TTC` rows.
+const FR_PADDED_TITLE: &str = "Facture N° F-2025-0931;;;\n\
+Désignation;Quantité;Prix unitaire HT;Montant HT\n\
+Location GPU H100 (heures);200;2,40;480,00\n\
+Stockage bloc 500 Go;1;25,00;25,00\n\
+Sauvegarde / snapshots;1;15,00;15,00\n\
+Trafic sortant (Go);900;0,02;18,00\n\
+Frais de gestion du cluster;1;40,00;40,00\n\
+Total HT;;;578,00\n\
+TVA 20 %;;;115,60\n\
+Total TTC;;;693,60\n";
+
+#[test]
+fn a_title_line_padded_to_the_table_width_is_not_its_header() {
+    // On main: refused, `no header row found` (the title line was taken
+    // as the header, so `Montant HT` was a text cell of the amount column).
+    let b = audit("facture.csv", FR_PADDED_TITLE);
+    assert_eq!(b.format, "inferred-csv");
+    // 200 x 2,40 = 480,00; 25,00; 15,00; 900 x 0,02 = 18,00; 40,00:
+    // 578,00 (the Total HT); TVA 115,60 (20%); Total TTC 693,60.
+    assert_eq!(b.subtotal, d("578.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("115.60"));
+    assert_eq!(b.total, d("693.60"));
+    // Hidden 15,00 + 18,00 + 40,00 = 73,00.
+    assert_eq!(b.hidden, d("73.00"));
+    assert_eq!(
+        b.skipped.total(),
+        2,
+        "Total HT and Total TTC state the lines"
+    );
+    // The unit price's reason names the other factor, the quantity (column 2).
+    assert!(
+        b.notes.iter().any(|n| n
+            == "inferred unit_price = column 3 `Prix unitaire HT`: times column 2 equals the amount on 5 of 8 rows"),
+        "{:?}",
+        b.notes
+    );
+}
+
+#[test]
+fn a_spanish_taxable_base_row_is_a_subtotal_and_plural_backups_are_replicas() {
+    let csv = "Concepto,Cantidad,Precio,Importe\n\
+Servidor GPU RTX 4090 (horas),300,0.50,150.00\n\
+Almacenamiento SSD,1,20.00,20.00\n\
+Copias de seguridad,1,8.00,8.00\n\
+Tráfico de salida,1,6.00,6.00\n\
+Base imponible,,,184.00\n\
+IVA 21%,,,38.64\n\
+Total,,,222.64\n";
+    // On main: `Base imponible` was summed as an item (total 406.64 against
+    // the stated 222.64) and `Copias de seguridad` was `other`.
+    let b = audit("factura.csv", csv);
+    // 150,00 + 20,00 + 8,00 + 6,00 = 184,00; IVA 38,64 (21% of 184);
+    // total 222,64.
+    assert_eq!(b.subtotal, d("184.00"));
+    assert_eq!(b.total, d("222.64"));
+    assert_eq!(b.stated_subtotal, Some(d("184.00")));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("8.00"));
+    // Hidden 8,00 + 6,00 = 14,00.
+    assert_eq!(b.hidden, d("14.00"));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+}
