@@ -1,7 +1,7 @@
 //! Bill assembly: one bill per currency in a file, in order of first
 //! appearance, built from the items and skips of a CSV or text run.
 
-use crate::audit::{Bill, BillBuilder, Caches, Partial, Policy};
+use crate::audit::{Bill, BillState, Caches, Policy};
 use crate::error::{Error, InputError, Result};
 use crate::model::{Check, Finding, LineItem};
 use crate::normalise::date::DateOrder;
@@ -18,7 +18,7 @@ pub(super) struct Bills<'p> {
     /// Set on every bill of the file (a CSV without a currency column).
     pub(super) currency_note: Option<String>,
     policy: &'p Policy,
-    list: Vec<BillBuilder<'p>>,
+    list: Vec<BillState<'p>>,
     /// What the report says about how the file was read (the order of its
     /// slashed dates), on every bill of the file.
     pub(super) notes: Vec<String>,
@@ -63,8 +63,8 @@ impl<'p> Bills<'p> {
     }
 
     /// A new bill (another currency), told which part is being read.
-    pub(super) fn open(&self, currency: Option<String>) -> BillBuilder<'p> {
-        let mut b = BillBuilder::new(&self.path, &self.format, currency, self.policy);
+    pub(super) fn open(&self, currency: Option<String>) -> BillState<'p> {
+        let mut b = BillState::new(&self.path, &self.format, currency, self.policy);
         if let Some(p) = &self.part {
             b.begin_part(p);
         }
@@ -73,7 +73,7 @@ impl<'p> Bills<'p> {
 
     /// The bill that takes rows without a currency: the header's currency, or
     /// the first currency seen.
-    pub(super) fn primary(&mut self) -> &mut BillBuilder<'p> {
+    pub(super) fn primary(&mut self) -> &mut BillState<'p> {
         let cur = self.default_currency.clone();
         let i = match self.list.iter().position(|b| b.currency == cur) {
             Some(i) => i,
@@ -87,7 +87,7 @@ impl<'p> Bills<'p> {
         &mut self.list[i]
     }
 
-    pub(super) fn for_currency(&mut self, currency: &Option<String>) -> &mut BillBuilder<'p> {
+    pub(super) fn for_currency(&mut self, currency: &Option<String>) -> &mut BillState<'p> {
         if currency.is_none() {
             return self.primary();
         }
@@ -140,10 +140,10 @@ impl<'p> Bills<'p> {
         }
         for run in range.runs {
             match run {
-                Run::Primary(p) => self.primary().absorb(*p),
+                Run::Primary(p) => self.primary().merge(*p),
                 Run::Currencies(list) => {
                     for (currency, p) in list {
-                        self.for_currency(&Some(currency)).absorb(p);
+                        self.for_currency(&Some(currency)).merge(p);
                     }
                 }
             }
@@ -210,7 +210,7 @@ impl<'p> Bills<'p> {
 ///
 /// Which bill a row goes to depends on the rows before the range: a row
 /// without a currency goes to the primary bill, which may be the bill of
-/// the first currency seen. The range keeps its rows' [`Partial`]s in runs:
+/// the first currency seen. The range keeps its rows' states in runs:
 /// a run of rows without a currency (and skips, which go to the primary
 /// bill), or a run of rows with currencies, one partial per currency in
 /// order of first appearance (rows of two currencies never share a bill).
@@ -226,8 +226,8 @@ pub(super) struct RangeBills<'p> {
 }
 
 enum Run<'p> {
-    Primary(Box<Partial<'p>>),
-    Currencies(Vec<(String, Partial<'p>)>),
+    Primary(Box<BillState<'p>>),
+    Currencies(Vec<(String, BillState<'p>)>),
 }
 
 impl<'p> RangeBills<'p> {
@@ -240,8 +240,8 @@ impl<'p> RangeBills<'p> {
         }
     }
 
-    fn partial(&mut self) -> Partial<'p> {
-        Partial::with_caches(self.policy, std::mem::take(&mut self.caches))
+    fn partial(&mut self) -> BillState<'p> {
+        BillState::later_with_caches(self.policy, std::mem::take(&mut self.caches))
     }
 
     /// The caches of the range's first partial, for the reader's next range.
@@ -255,10 +255,10 @@ impl<'p> RangeBills<'p> {
         }
     }
 
-    fn primary(&mut self) -> &mut Partial<'p> {
+    fn primary(&mut self) -> &mut BillState<'p> {
         if !matches!(self.runs.last(), Some(Run::Primary(_))) {
             self.runs
-                .push(Run::Primary(Box::new(Partial::new(self.policy))));
+                .push(Run::Primary(Box::new(BillState::later(self.policy))));
         }
         match self.runs.last_mut() {
             Some(Run::Primary(p)) => p,
@@ -266,7 +266,7 @@ impl<'p> RangeBills<'p> {
         }
     }
 
-    fn for_currency(&mut self, currency: &Option<String>) -> &mut Partial<'p> {
+    fn for_currency(&mut self, currency: &Option<String>) -> &mut BillState<'p> {
         let Some(c) = currency else {
             return self.primary();
         };
@@ -283,7 +283,7 @@ impl<'p> RangeBills<'p> {
         let i = match list.iter().position(|(x, _)| x == c) {
             Some(i) => i,
             None => {
-                let p = fresh.unwrap_or_else(|| Partial::new(self.policy));
+                let p = fresh.unwrap_or_else(|| BillState::later(self.policy));
                 list.push((c.clone(), p));
                 list.len() - 1
             }

@@ -4,7 +4,7 @@
 //! feed. Workers parse, normalise and classify the rows of a range, and run
 //! the checks on them into the range's state ([`RangeBills`]); this thread
 //! merges the states into the bills strictly in file order, so every bill
-//! comes out exactly as one thread would make it (`audit::Partial`). When
+//! comes out exactly as one thread would make it (`audit::BillState`). When
 //! the items themselves are needed (the item hook), the workers send the
 //! rows instead and this thread adds them one by one. A cut is
 //! *speculative*: the reader of the range before it proves it by ending its
