@@ -381,11 +381,16 @@ impl<'p> FileBills<'p> {
         &mut self.list[i]
     }
 
-    fn for_currency(&mut self, currency: &str, policy: &'p Policy) -> &mut BillState<'p> {
-        let currency = Some(currency.to_string());
-        if let Some(i) = self.list.iter().position(|b| b.currency == currency) {
+    fn for_currency(&mut self, c: &str, policy: &'p Policy) -> &mut BillState<'p> {
+        // Compared borrowed: this runs once per row on the ordering thread.
+        if let Some(i) = self
+            .list
+            .iter()
+            .position(|b| b.currency.as_deref() == Some(c))
+        {
             return &mut self.list[i];
         }
+        let currency = Some(c.to_string());
         // A bill opened for currency-less rows takes the first stated currency.
         if let Some(i) = self.list.iter().position(|b| b.currency.is_none()) {
             self.list[i].currency.clone_from(&currency);
