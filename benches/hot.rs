@@ -9,7 +9,7 @@
 // broken benchmark, reported as such.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use billaudit::audit::{BillBuilder, Policy};
+use billaudit::audit::{BillState, Policy};
 use billaudit::classify::{ClassCache, Classifier};
 use billaudit::model::{LineItem, record_fingerprint};
 use billaudit::normalise::date::{DateScan, parse_datetime};
@@ -166,7 +166,7 @@ fn classify_row(bencher: Bencher, cached: bool) {
 fn checks_per_row(bencher: Bencher) {
     let mut items = classified_items(2000);
     let policy = Policy::default();
-    let mut bill = BillBuilder::new("bench.csv", "focus", Some("USD".into()), &policy);
+    let mut bill = BillState::new("bench.csv", "focus", Some("USD".into()), &policy);
     let mut n = 0u64;
     let mut next = |items: &mut [LineItem]| {
         n += 1;
@@ -192,7 +192,7 @@ fn checks_finish(bencher: Bencher) {
     let policy = Policy::default();
     bencher
         .with_inputs(|| {
-            let mut bill = BillBuilder::new("bench.csv", "focus", Some("USD".into()), &policy);
+            let mut bill = BillState::new("bench.csv", "focus", Some("USD".into()), &policy);
             for item in &items {
                 bill.add_item(item);
             }

@@ -486,7 +486,7 @@ fn gpu_usage_per_model() {
 /// A bill of 95.40 compute + 4.60 bandwidth: hidden share 4.60 / 100.00 =
 /// 0.046000 (under the 5% threshold: no finding of its own).
 fn baseline_bill(policy: &Policy) -> Bill {
-    let mut b = BillBuilder::new("oct.csv", "csv", Some("USD".into()), policy);
+    let mut b = BillState::new("oct.csv", "csv", Some("USD".into()), policy);
     for (line, c, a) in [(2, Compute, "95.40"), (3, Bandwidth, "4.60")] {
         let mut i = item(c, "x", a);
         i.line = line;

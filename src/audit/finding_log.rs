@@ -1,6 +1,6 @@
 //! The findings of a range of a bill's rows read on another thread, in the
 //! order the per-item checks made them, with the rows' `duplicate-line`
-//! keys in their place among them (see [`super::Partial`]).
+//! keys in their place among them (see [`super::BillState`]).
 
 use std::ops::Range;
 

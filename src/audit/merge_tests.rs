@@ -1,7 +1,7 @@
-//! Property tests of [`Partial`]: the rows of a bill cut into ranges, each
-//! range's partial built on its own (counting its lines from its start),
+//! Property tests of [`BillState`]: the rows of a bill cut into ranges, each
+//! range's state built on its own (counting its lines from its start),
 //! merged in file order in any tree shape, finish into the bill the rows
-//! give when added one by one ([`BillBuilder`]): every field, the findings
+//! give when added one by one to one state: every field, the findings
 //! in the same order with the same messages, the cap and its closing
 //! "N more" finding, and the "first seen" lines.
 
@@ -170,8 +170,8 @@ fn policy(max: usize) -> Policy {
     p
 }
 
-fn builder(policy: &Policy) -> BillBuilder<'_> {
-    BillBuilder::new("b.csv", "csv", Some("USD".into()), policy)
+fn builder(policy: &Policy) -> BillState<'_> {
+    BillState::new("b.csv", "csv", Some("USD".into()), policy)
 }
 
 /// The bill of the rows added one by one.
@@ -194,10 +194,10 @@ fn sequential(ops: &[Op], policy: &Policy) -> Bill {
     b.finish()
 }
 
-/// The partial of a range, its lines counted from its first row's line.
-fn partial<'p>(ops: &[Op], policy: &'p Policy) -> Partial<'p> {
+/// The state of a range, its lines counted from its first row's line.
+fn partial<'p>(ops: &[Op], policy: &'p Policy) -> BillState<'p> {
     let by = ops.first().map_or(0, |o| o.line().max(1) - 1);
-    let mut p = Partial::new(policy);
+    let mut p = BillState::later(policy);
     for op in ops.iter().map(|o| o.relative(by)) {
         match op {
             Op::Item(i) => p.add_item(&i),
@@ -225,9 +225,12 @@ fn ranges<'a>(ops: &'a [Op], cuts: &[prop::sample::Index]) -> Vec<&'a [Op]> {
     at.windows(2).map(|w| &ops[w[0]..w[1]]).collect()
 }
 
-/// Merges neighbouring partials, in the order `picks` says, until one is
+/// Merges neighbouring range states, in the order `picks` says, until one is
 /// left: every tree shape of the merges can come out.
-fn merge_in_shape<'p>(mut parts: Vec<Partial<'p>>, picks: &[prop::sample::Index]) -> Partial<'p> {
+fn merge_in_shape<'p>(
+    mut parts: Vec<BillState<'p>>,
+    picks: &[prop::sample::Index],
+) -> BillState<'p> {
     let mut picks = picks.iter().cycle();
     while parts.len() > 1 {
         let i = picks.next().map_or(0, |p| p.index(parts.len() - 1));
@@ -237,9 +240,9 @@ fn merge_in_shape<'p>(mut parts: Vec<Partial<'p>>, picks: &[prop::sample::Index]
     parts.pop().unwrap()
 }
 
-fn finish_merged(p: Partial<'_>, policy: &Policy) -> Bill {
+fn finish_merged(p: BillState<'_>, policy: &Policy) -> Bill {
     let mut b = builder(policy);
-    b.absorb(p);
+    b.merge(p);
     b.finish()
 }
 
@@ -257,13 +260,13 @@ proptest! {
     ) {
         let policy = policy(max);
         let want = sequential(&ops, &policy);
-        let parts: Vec<Partial<'_>> =
+        let parts: Vec<BillState<'_>> =
             ranges(&ops, &cuts).into_iter().map(|r| partial(r, &policy)).collect();
         let got = finish_merged(merge_in_shape(parts, &picks), &policy);
         prop_assert_eq!(got, want);
     }
 
-    /// The pipeline's way: each range's partial absorbed by the bill in
+    /// The pipeline's way: each range's state merged into the bill's in
     /// file order.
     #[test]
     fn ranges_absorbed_in_order_equal_the_sequential_bill(
@@ -275,7 +278,7 @@ proptest! {
         let want = sequential(&ops, &policy);
         let mut b = builder(&policy);
         for r in ranges(&ops, &cuts) {
-            b.absorb(partial(r, &policy));
+            b.merge(partial(r, &policy));
         }
         prop_assert_eq!(b.finish(), want);
     }
@@ -347,7 +350,7 @@ fn limits_reached_inside_a_range_are_met_as_on_one_thread() {
     let cuts = [0, 40_000, 65_537, 131_100, 131_205, n as usize];
     let mut b = builder(&policy);
     for w in cuts.windows(2) {
-        b.absorb(partial(&ops[w[0]..w[1]], &policy));
+        b.merge(partial(&ops[w[0]..w[1]], &policy));
     }
     assert_eq!(b.finish(), want);
 }
@@ -375,8 +378,8 @@ fn the_months_tracked_are_the_first_ones_of_all_the_ranges() {
     assert!(want.monthly.untracked_items >= 60 && want.monthly.untracked_items <= 90);
     for cut in [1, 50, 119, 121, 200, 399] {
         let mut b = builder(&policy);
-        b.absorb(partial(&ops[..cut], &policy));
-        b.absorb(partial(&ops[cut..], &policy));
+        b.merge(partial(&ops[..cut], &policy));
+        b.merge(partial(&ops[cut..], &policy));
         assert_eq!(b.finish(), want, "cut at {cut}");
     }
     // Three ranges, merged both ways before the bill gets them.

@@ -24,13 +24,13 @@ pub(crate) mod ingress_charged;
 pub(crate) mod line_arithmetic;
 pub(crate) mod monthly;
 pub(crate) mod parse_double_counted;
-mod partial;
 pub(crate) mod plan_cost;
 pub(crate) mod rate_above_reference;
 pub(crate) mod replica_redundancy;
 pub(crate) mod replica_share;
 pub(crate) mod scheduling_fee_share;
 mod sink;
+mod state;
 pub(crate) mod subtotal_mismatch;
 mod thresholds;
 pub(crate) mod total_mismatch;
@@ -46,10 +46,10 @@ use crate::model::{Category, Severity, Totals};
 use crate::normalise::SkipReason;
 
 pub use crate::vocab::checks::{CHECKS, Check, CheckInfo, Figure, Ratio};
-pub use bill::{Bill, BillBuilder};
+pub use bill::Bill;
 pub use finding_log::FindingLog;
-pub use partial::{Caches, Partial};
 pub use sink::{Emit, Sink};
+pub use state::{BillState, Caches};
 pub use thresholds::{
     Flag, Thresholds, default_text, flags, parse_fraction, parse_max_findings, parse_share,
 };

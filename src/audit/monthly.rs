@@ -95,7 +95,7 @@ impl MonthlyTally {
         });
         slot.2 += n;
         // A sum that no longer fits a Decimal refuses the whole bill (see
-        // `BillBuilder::overflow_at`), so saturating here never shows.
+        // `BillState::overflow_at`), so saturating here never shows.
         slot.0 = slot.0.saturating_add(hidden);
         slot.1 = slot.1.saturating_add(subtotal);
     }

@@ -46,8 +46,8 @@ fn shares_round_to_six_places() {
     assert_eq!(percent(Decimal::MAX), "79228162514264337593543950335 times");
 }
 
-fn builder_with<'p>(policy: &'p Policy, items: &[(Category, &str)]) -> BillBuilder<'p> {
-    let mut b = BillBuilder::new("inv.txt", "text-invoice", Some("USD".into()), policy);
+fn builder_with<'p>(policy: &'p Policy, items: &[(Category, &str)]) -> BillState<'p> {
+    let mut b = BillState::new("inv.txt", "text-invoice", Some("USD".into()), policy);
     for (i, (c, amount)) in items.iter().enumerate() {
         let mut item = LineItem::new(i as u64 + 1, "x", amount.parse().unwrap());
         item.category = *c;
@@ -489,7 +489,7 @@ fn builder_counts_items_skips_and_decides_passed() {
 #[test]
 fn builder_emit_and_parts_name_the_file() {
     let policy = Policy::default();
-    let mut b = BillBuilder::new("m.csv", "csv", None, &policy);
+    let mut b = BillState::new("m.csv", "csv", None, &policy);
     b.begin_part("m_1.csv");
     b.emit(Check::UnparsedLine, Some(1), "one".into());
     b.begin_part("m_2.csv");

@@ -68,7 +68,7 @@ pub fn check(outcomes: &[Outcome], errors: &[Error], require_expectations: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{BillBuilder, Policy};
+    use crate::audit::{BillState, Policy};
 
     fn outcome(path: &str, status: Status) -> Outcome {
         Outcome {
@@ -87,7 +87,7 @@ mod tests {
 
     fn bill(passed: bool) -> Bill {
         let policy = Policy::default();
-        let mut b = BillBuilder::new("a.csv", "csv", Some("USD".into()), &policy).finish();
+        let mut b = BillState::new("a.csv", "csv", Some("USD".into()), &policy).finish();
         b.passed = passed;
         b
     }

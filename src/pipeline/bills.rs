@@ -1,24 +1,23 @@
 //! Bill assembly: one bill per currency in a file, in order of first
-//! appearance, built from the items and skips of a CSV or text run.
+//! appearance, built from the row outcomes of every reader.
 
-use crate::audit::{Bill, BillBuilder, Caches, Partial, Policy};
+use crate::audit::parse_double_counted::Stated;
+use crate::audit::{Bill, BillState, Caches, Policy};
 use crate::error::{Error, InputError, Result};
-use crate::model::{Check, Finding, LineItem};
+use crate::model::{Check, LineItem};
 use crate::normalise::date::DateOrder;
 use crate::normalise::{RowOutcome, SkipReason};
 use crate::vocab::summary::SummaryKind;
 
-/// One bill per currency in a file, in order of first appearance.
+/// The bills of a file (one per currency, in order of first appearance),
+/// or what a range of its rows read on another thread gives them: one
+/// state, updated with rows ([`Bills::add_outcome`]), merged with the state
+/// of the rows right after ([`Bills::merge`]) and finished into the bills.
 pub(super) struct Bills<'p> {
-    path: String,
-    /// The file now read, for a bill merged from parts ([`Bills::begin_part`]).
-    part: Option<String>,
-    format: String,
-    default_currency: Option<String>,
+    policy: &'p Policy,
+    route: Route<'p>,
     /// Set on every bill of the file (a CSV without a currency column).
     pub(super) currency_note: Option<String>,
-    policy: &'p Policy,
-    list: Vec<BillBuilder<'p>>,
     /// What the report says about how the file was read (the order of its
     /// slashed dates), on every bill of the file.
     pub(super) notes: Vec<String>,
@@ -26,89 +25,96 @@ pub(super) struct Bills<'p> {
     pub(super) encoding: Option<crate::ingest::EncodingChoice>,
     /// See [`Bill::inferred_columns`].
     pub(super) inferred_columns: Vec<crate::normalise::infer::InferredColumn>,
-    /// The first line of the input being read whose dates prove day-first
+    /// Every subtotal and total stated is kept for `parse-double-counted`
+    /// (a text invoice), not only the last ones.
+    pub(super) keep_stated_figures: bool,
+    /// The first line of the rows read whose dates prove day-first
     /// / month-first (see `LineItem::date_proves`).
     pub(super) proved: [Option<u64>; 2],
 }
 
+/// Which bill a row goes to.
+enum Route<'p> {
+    /// The file's bills, from its first row: a row's bill is known.
+    File(FileBills<'p>),
+    /// A range read after rows not seen here: which bill a row without a
+    /// currency goes to depends on the rows before the range (it goes to
+    /// the primary bill, which may be the bill of the first currency
+    /// seen). The range keeps its rows' states in runs: a run of rows
+    /// without a currency (and skips, which go to the primary bill), or a
+    /// run of rows with currencies, one state per currency in order of
+    /// first appearance (rows of two currencies never share a bill). Each
+    /// bill then gets its rows' states in file order ([`Bills::merge`]).
+    Range {
+        runs: Vec<Run<'p>>,
+        /// The caches the range's first state starts with (the reader's,
+        /// from its earlier ranges).
+        caches: Caches,
+    },
+}
+
+struct FileBills<'p> {
+    path: String,
+    /// The file now read, for a bill merged from parts ([`Bills::begin_part`]).
+    part: Option<String>,
+    format: String,
+    default_currency: Option<String>,
+    list: Vec<BillState<'p>>,
+}
+
+enum Run<'p> {
+    Primary(Box<BillState<'p>>),
+    Currencies(Vec<(String, BillState<'p>)>),
+}
+
 impl<'p> Bills<'p> {
+    /// The bills of a file, from its first row.
     pub(super) fn new(
         path: &str,
         format: &str,
         default_currency: Option<String>,
         policy: &'p Policy,
     ) -> Self {
-        Bills {
+        let file = FileBills {
             path: path.to_string(),
             part: None,
             format: format.to_string(),
             default_currency,
-            currency_note: None,
-            policy,
             list: Vec::new(),
+        };
+        Bills::with_route(policy, Route::File(file))
+    }
+
+    /// What a range of a file's rows read on another thread gives its
+    /// bills, starting with the reader's caches.
+    pub(super) fn range(policy: &'p Policy, caches: Caches) -> Self {
+        let runs = Vec::new();
+        Bills::with_route(policy, Route::Range { runs, caches })
+    }
+
+    fn with_route(policy: &'p Policy, route: Route<'p>) -> Self {
+        Bills {
+            policy,
+            route,
+            currency_note: None,
             notes: Vec::new(),
             encoding: None,
             inferred_columns: Vec::new(),
+            keep_stated_figures: false,
             proved: [None; 2],
         }
     }
 
     /// The rows added from now on come from the file `path`: findings on
-    /// them name it (a part of a merged bill, or the one file).
+    /// them name it (a part of a merged bill, or the one file). A range's
+    /// rows are of the part being read when it is merged.
     pub(super) fn begin_part(&mut self, path: &str) {
-        for b in &mut self.list {
-            b.begin_part(path);
-        }
-        self.part = Some(path.to_string());
-    }
-
-    /// A new bill (another currency), told which part is being read.
-    pub(super) fn open(&self, currency: Option<String>) -> BillBuilder<'p> {
-        let mut b = BillBuilder::new(&self.path, &self.format, currency, self.policy);
-        if let Some(p) = &self.part {
-            b.begin_part(p);
-        }
-        b
-    }
-
-    /// The bill that takes rows without a currency: the header's currency, or
-    /// the first currency seen.
-    pub(super) fn primary(&mut self) -> &mut BillBuilder<'p> {
-        let cur = self.default_currency.clone();
-        let i = match self.list.iter().position(|b| b.currency == cur) {
-            Some(i) => i,
-            None if !self.list.is_empty() && cur.is_none() => 0,
-            None => {
-                let b = self.open(cur);
-                self.list.push(b);
-                self.list.len() - 1
+        if let Route::File(f) = &mut self.route {
+            for b in &mut f.list {
+                b.begin_part(path);
             }
-        };
-        &mut self.list[i]
-    }
-
-    pub(super) fn for_currency(&mut self, currency: &Option<String>) -> &mut BillBuilder<'p> {
-        if currency.is_none() {
-            return self.primary();
+            f.part = Some(path.to_string());
         }
-        if let Some(i) = self.list.iter().position(|b| &b.currency == currency) {
-            return &mut self.list[i];
-        }
-        // A bill opened for currency-less rows takes the first stated currency.
-        if let Some(i) = self.list.iter().position(|b| b.currency.is_none()) {
-            self.list[i].currency = currency.clone();
-            if self.default_currency.is_none() {
-                self.default_currency = currency.clone();
-            }
-            return &mut self.list[i];
-        }
-        if self.default_currency.is_none() {
-            self.default_currency = currency.clone();
-        }
-        let b = self.open(currency.clone());
-        self.list.push(b);
-        let n = self.list.len() - 1;
-        &mut self.list[n]
     }
 
     /// The policy the bills are judged by, for checks run on other threads.
@@ -116,7 +122,51 @@ impl<'p> Bills<'p> {
         self.policy
     }
 
-    pub(super) fn add_item(&mut self, item: &LineItem) {
+    /// The bill (or state) that takes rows without a currency: the
+    /// header's currency, or the first currency seen.
+    fn primary(&mut self) -> &mut BillState<'p> {
+        match &mut self.route {
+            Route::File(f) => f.primary(self.policy),
+            Route::Range { runs, caches } => {
+                if !matches!(runs.last(), Some(Run::Primary(_))) {
+                    let p = BillState::later_with_caches(self.policy, std::mem::take(caches));
+                    runs.push(Run::Primary(Box::new(p)));
+                }
+                match runs.last_mut() {
+                    Some(Run::Primary(p)) => p,
+                    _ => unreachable!("a primary run was just pushed"),
+                }
+            }
+        }
+    }
+
+    fn for_currency(&mut self, currency: &Option<String>) -> &mut BillState<'p> {
+        let Some(c) = currency else {
+            return self.primary();
+        };
+        match &mut self.route {
+            Route::File(f) => f.for_currency(c, self.policy),
+            Route::Range { runs, caches } => {
+                if !matches!(runs.last(), Some(Run::Currencies(_))) {
+                    runs.push(Run::Currencies(Vec::new()));
+                }
+                let Some(Run::Currencies(list)) = runs.last_mut() else {
+                    unreachable!("a currency run was just pushed")
+                };
+                let i = match list.iter().position(|(x, _)| x == c) {
+                    Some(i) => i,
+                    None => {
+                        let p = BillState::later_with_caches(self.policy, std::mem::take(caches));
+                        list.push((c.clone(), p));
+                        list.len() - 1
+                    }
+                };
+                &mut list[i].1
+            }
+        }
+    }
+
+    fn add_item(&mut self, item: &LineItem) {
         if let Some(o) = item.date_proves {
             // Items arrive in file order: the first is the earliest.
             self.proved[usize::from(o == DateOrder::MonthFirst)].get_or_insert(item.line);
@@ -125,25 +175,117 @@ impl<'p> Bills<'p> {
         self.for_currency(&item.currency).add_item(item);
     }
 
-    pub(super) fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
-        self.primary().add_skip(reason, finding);
+    /// Adds one classified row's outcome (of line `line`) to the bills, in
+    /// file order, showing each item to `seen` (the item hook of
+    /// `billaudit lines`). The outcome is borrowed (only a skip's finding
+    /// is taken out of it), so that the thread that made it also frees it.
+    /// The one row step of every reader: a CSV on one thread, a range, a
+    /// Parquet row group, a text invoice's lines.
+    pub(super) fn add_outcome(
+        &mut self,
+        outcome: &mut RowOutcome,
+        line: u64,
+        mut seen: impl FnMut(&LineItem),
+    ) {
+        match outcome {
+            RowOutcome::Item(item) => {
+                seen(item);
+                self.add_item(item);
+            }
+            RowOutcome::WithCredits(item, credits) => {
+                seen(item);
+                self.add_item(item);
+                for c in credits.iter() {
+                    seen(c);
+                    self.add_item(c);
+                }
+            }
+            RowOutcome::Skip(reason, finding) => self.primary().add_skip(*reason, finding.take()),
+            RowOutcome::Stated {
+                kind,
+                amount,
+                currency,
+            } => {
+                self.primary().add_skip(SkipReason::Summary, None);
+                let keep = self.keep_stated_figures;
+                let stated = Some((line, *amount));
+                let bill = self.for_currency(currency);
+                if keep {
+                    bill.stated_figures.push(Stated {
+                        line,
+                        amount: *amount,
+                        total: *kind == SummaryKind::Total,
+                    });
+                }
+                // The last subtotal and total stated are the ones checked.
+                if *kind == SummaryKind::Subtotal {
+                    bill.stated_subtotal = stated;
+                } else {
+                    bill.stated_total = stated;
+                }
+            }
+        }
+    }
+
+    /// The caches of a range's first state, for the reader's next range.
+    pub(super) fn take_caches(&mut self) -> Caches {
+        match &mut self.route {
+            Route::File(_) => Caches::default(),
+            Route::Range { runs, caches } => match runs.first_mut() {
+                Some(Run::Primary(p)) => p.take_caches(),
+                Some(Run::Currencies(list)) => list
+                    .first_mut()
+                    .map_or_else(Caches::default, |(_, p)| p.take_caches()),
+                None => std::mem::take(caches),
+            },
+        }
+    }
+
+    /// Moves every line of a range by `by` (a range counts its lines from
+    /// its start; a file's bills count them from the file's).
+    pub(super) fn shift_lines(&mut self, by: u64) {
+        for p in self.proved.iter_mut().flatten() {
+            *p += by;
+        }
+        match &mut self.route {
+            Route::File(_) => debug_assert!(false, "a file's bills are never shifted"),
+            Route::Range { runs, .. } => {
+                for run in runs {
+                    match run {
+                        Run::Primary(p) => p.shift_lines(by),
+                        Run::Currencies(list) => {
+                            for (_, p) in list {
+                                p.shift_lines(by);
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Adds the rows of a range read on another thread, right after the
     /// rows added so far, as if they were added one by one: each run of
     /// its rows goes to the bill its rows would have gone to.
-    pub(super) fn absorb(&mut self, range: RangeBills<'p>) {
-        for (proved, line) in self.proved.iter_mut().zip(range.proved) {
+    pub(super) fn merge(&mut self, later: Bills<'p>) {
+        for (proved, line) in self.proved.iter_mut().zip(later.proved) {
             if let Some(line) = line {
                 proved.get_or_insert(line);
             }
         }
-        for run in range.runs {
+        let Route::Range { runs, .. } = later.route else {
+            unreachable!("only a range's state merges into the rows before it")
+        };
+        if let Route::Range { runs: to, .. } = &mut self.route {
+            to.extend(runs);
+            return;
+        }
+        for run in runs {
             match run {
-                Run::Primary(p) => self.primary().absorb(*p),
+                Run::Primary(p) => self.primary().merge(*p),
                 Run::Currencies(list) => {
                     for (currency, p) in list {
-                        self.for_currency(&Some(currency)).absorb(p);
+                        self.for_currency(&Some(currency)).merge(p);
                     }
                 }
             }
@@ -151,10 +293,21 @@ impl<'p> Bills<'p> {
     }
 
     pub(super) fn finish(mut self, path: &str) -> Result<Vec<Bill>> {
-        if self.list.is_empty() {
-            self.primary();
-        }
-        if let Some(line) = self.list.iter().find_map(|b| b.overflow_at) {
+        let mut list = match self.route {
+            Route::File(ref mut f) => {
+                if f.list.is_empty() {
+                    f.primary(self.policy);
+                }
+                std::mem::take(&mut f.list)
+            }
+            Route::Range { .. } => {
+                // The rows of a range alone: the bills of a file of them.
+                let mut file = Bills::new(path, "", None, self.policy);
+                file.merge(self);
+                return file.finish(path);
+            }
+        };
+        if let Some(line) = list.iter().find_map(|b| b.overflow_at) {
             return Err(Error::Input(Box::new(InputError {
                 path: path.to_string(),
                 line: Some(line),
@@ -164,16 +317,15 @@ impl<'p> Bills<'p> {
                 snippet: None,
             })));
         }
-        if self.list.iter().any(|b| !b.totals.sums_fit()) {
+        if list.iter().any(|b| !b.totals.sums_fit()) {
             // Each category fits, but together they do not: never a saturated total.
             return Err(Error::input(
                 path,
                 "the category totals add up beyond the range of an exact decimal (28 digits)",
             ));
         }
-        if self.list.len() > 1 {
-            let names: Vec<String> = self
-                .list
+        if list.len() > 1 {
+            let names: Vec<String> = list
                 .iter()
                 .map(|b| b.currency.clone().unwrap_or_else(|| "unknown".into()))
                 .collect();
@@ -182,7 +334,7 @@ impl<'p> Bills<'p> {
                 names.len(),
                 names.join(", ")
             );
-            for b in &mut self.list {
+            for b in &mut list {
                 b.emit(Check::MixedCurrency, None, msg.clone());
             }
         }
@@ -190,8 +342,7 @@ impl<'p> Bills<'p> {
         let currency_note = self.currency_note;
         let encoding = self.encoding;
         let inferred = self.inferred_columns;
-        Ok(self
-            .list
+        Ok(list
             .into_iter()
             .map(|b| {
                 let mut bill = b.finish();
@@ -205,142 +356,55 @@ impl<'p> Bills<'p> {
     }
 }
 
-/// What the rows of one range of a file give the file's bills, built on the
-/// thread that read them ([`Bills::absorb`]).
-///
-/// Which bill a row goes to depends on the rows before the range: a row
-/// without a currency goes to the primary bill, which may be the bill of
-/// the first currency seen. The range keeps its rows' [`Partial`]s in runs:
-/// a run of rows without a currency (and skips, which go to the primary
-/// bill), or a run of rows with currencies, one partial per currency in
-/// order of first appearance (rows of two currencies never share a bill).
-/// Each bill then gets its rows' partials in file order.
-pub(super) struct RangeBills<'p> {
-    policy: &'p Policy,
-    runs: Vec<Run<'p>>,
-    /// As [`Bills::proved`], for the range's rows.
-    proved: [Option<u64>; 2],
-    /// The caches the first partial starts with (the reader's, from its
-    /// earlier ranges).
-    caches: Caches,
-}
-
-enum Run<'p> {
-    Primary(Box<Partial<'p>>),
-    Currencies(Vec<(String, Partial<'p>)>),
-}
-
-impl<'p> RangeBills<'p> {
-    pub(super) fn new(policy: &'p Policy, caches: Caches) -> Self {
-        RangeBills {
-            policy,
-            runs: Vec::new(),
-            proved: [None; 2],
-            caches,
+impl<'p> FileBills<'p> {
+    /// A new bill (another currency), told which part is being read.
+    fn open(&self, currency: Option<String>, policy: &'p Policy) -> BillState<'p> {
+        let mut b = BillState::new(&self.path, &self.format, currency, policy);
+        if let Some(p) = &self.part {
+            b.begin_part(p);
         }
+        b
     }
 
-    fn partial(&mut self) -> Partial<'p> {
-        Partial::with_caches(self.policy, std::mem::take(&mut self.caches))
-    }
-
-    /// The caches of the range's first partial, for the reader's next range.
-    pub(super) fn take_caches(&mut self) -> Caches {
-        match self.runs.first_mut() {
-            Some(Run::Primary(p)) => p.take_caches(),
-            Some(Run::Currencies(list)) => list
-                .first_mut()
-                .map_or_else(Caches::default, |(_, p)| p.take_caches()),
-            None => std::mem::take(&mut self.caches),
-        }
-    }
-
-    fn primary(&mut self) -> &mut Partial<'p> {
-        if !matches!(self.runs.last(), Some(Run::Primary(_))) {
-            self.runs
-                .push(Run::Primary(Box::new(Partial::new(self.policy))));
-        }
-        match self.runs.last_mut() {
-            Some(Run::Primary(p)) => p,
-            _ => unreachable!("a primary run was just pushed"),
-        }
-    }
-
-    fn for_currency(&mut self, currency: &Option<String>) -> &mut Partial<'p> {
-        let Some(c) = currency else {
-            return self.primary();
-        };
-        if !matches!(self.runs.last(), Some(Run::Currencies(_))) {
-            self.runs.push(Run::Currencies(Vec::new()));
-        }
-        let fresh = match &self.runs.last() {
-            Some(Run::Currencies(list)) if list.iter().any(|(x, _)| x == c) => None,
-            _ => Some(self.partial()),
-        };
-        let Some(Run::Currencies(list)) = self.runs.last_mut() else {
-            unreachable!("a currency run was just pushed")
-        };
-        let i = match list.iter().position(|(x, _)| x == c) {
+    /// See [`Bills::primary`].
+    fn primary(&mut self, policy: &'p Policy) -> &mut BillState<'p> {
+        let cur = self.default_currency.clone();
+        let i = match self.list.iter().position(|b| b.currency == cur) {
             Some(i) => i,
+            None if !self.list.is_empty() && cur.is_none() => 0,
             None => {
-                let p = fresh.unwrap_or_else(|| Partial::new(self.policy));
-                list.push((c.clone(), p));
-                list.len() - 1
+                let b = self.open(cur, policy);
+                self.list.push(b);
+                self.list.len() - 1
             }
         };
-        &mut list[i].1
+        &mut self.list[i]
     }
 
-    fn add_item(&mut self, item: &LineItem) {
-        if let Some(o) = item.date_proves {
-            self.proved[usize::from(o == DateOrder::MonthFirst)].get_or_insert(item.line);
+    fn for_currency(&mut self, c: &str, policy: &'p Policy) -> &mut BillState<'p> {
+        // Compared borrowed: this runs once per row on the ordering thread.
+        if let Some(i) = self
+            .list
+            .iter()
+            .position(|b| b.currency.as_deref() == Some(c))
+        {
+            return &mut self.list[i];
         }
-        self.for_currency(&item.currency).add_item(item);
-    }
-
-    /// [`super::rows::apply_outcome`] of one row (`line`, as the range
-    /// counts them), without the item hook.
-    pub(super) fn add_outcome(&mut self, outcome: &mut RowOutcome, line: u64) {
-        match outcome {
-            RowOutcome::Item(item) => self.add_item(item),
-            RowOutcome::WithCredits(item, credits) => {
-                self.add_item(item);
-                for c in credits.iter() {
-                    self.add_item(c);
-                }
+        let currency = Some(c.to_string());
+        // A bill opened for currency-less rows takes the first stated currency.
+        if let Some(i) = self.list.iter().position(|b| b.currency.is_none()) {
+            self.list[i].currency.clone_from(&currency);
+            if self.default_currency.is_none() {
+                self.default_currency.clone_from(&currency);
             }
-            RowOutcome::Skip(reason, finding) => self.primary().add_skip(*reason, finding.take()),
-            RowOutcome::Stated {
-                kind,
-                amount,
-                currency,
-            } => {
-                self.primary().add_skip(SkipReason::Summary, None);
-                let stated = Some((line, *amount));
-                let p = self.for_currency(currency);
-                if *kind == SummaryKind::Subtotal {
-                    p.stated_subtotal = stated;
-                } else {
-                    p.stated_total = stated;
-                }
-            }
+            return &mut self.list[i];
         }
-    }
-
-    /// Moves every line by `by` (the range counts its lines from its start).
-    pub(super) fn shift_lines(&mut self, by: u64) {
-        for p in self.proved.iter_mut().flatten() {
-            *p += by;
+        if self.default_currency.is_none() {
+            self.default_currency.clone_from(&currency);
         }
-        for run in &mut self.runs {
-            match run {
-                Run::Primary(p) => p.shift_lines(by),
-                Run::Currencies(list) => {
-                    for (_, p) in list {
-                        p.shift_lines(by);
-                    }
-                }
-            }
-        }
+        let b = self.open(currency, policy);
+        self.list.push(b);
+        let n = self.list.len() - 1;
+        &mut self.list[n]
     }
 }

@@ -12,7 +12,7 @@ use super::diagnostics::{
     csv_error, header_snippet, io_error, missing_columns, no_header, override_not_found,
 };
 use super::parallel::{Blocks, Parallel, Ranges};
-use super::rows::{Classify, apply_outcome, read_rows, record_start};
+use super::rows::{Classify, read_rows, record_start};
 use super::{Options, ProgressHook};
 use crate::audit::Bill;
 use crate::classify::user::BoundRules;
@@ -385,7 +385,9 @@ impl<'o> Run<'o> {
                 for (rec, line) in &pending {
                     let mut outcome = norm.row(*line, rec);
                     class.outcome(rec, &mut outcome, &mut cache);
-                    apply_outcome(&mut state.bills, &mut outcome, *line, opts, path);
+                    state
+                        .bills
+                        .add_outcome(&mut outcome, *line, |i| super::seen(opts, path, i));
                 }
                 rdr.get_mut().forget();
                 let rest = read_rows(&mut rdr, 0, &norm, &class, &mut state.bills, path)?;

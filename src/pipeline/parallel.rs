@@ -2,9 +2,9 @@
 //!
 //! The input is cut into ranges of about `chunk_bytes`, just after a line
 //! feed. Workers parse, normalise and classify the rows of a range, and run
-//! the checks on them into the range's state ([`RangeBills`]); this thread
+//! the checks on them into the range's state ([`Bills::range`]); this thread
 //! merges the states into the bills strictly in file order, so every bill
-//! comes out exactly as one thread would make it (`audit::Partial`). When
+//! comes out exactly as one thread would make it (`audit::BillState`). When
 //! the items themselves are needed (the item hook), the workers send the
 //! rows instead and this thread adds them one by one. A cut is
 //! *speculative*: the reader of the range before it proves it by ending its
@@ -28,9 +28,9 @@ use std::sync::{Arc, Mutex, mpsc};
 
 use ::csv::ByteRecord;
 
-use super::bills::{Bills, RangeBills};
+use super::bills::Bills;
 use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
-use super::rows::{Classify, apply_outcome, read_rows, shift_lines};
+use super::rows::{Classify, read_rows, shift_lines};
 use crate::audit::{Caches, Policy};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
@@ -102,8 +102,8 @@ struct Chunk<'a> {
     rows: Rows,
     /// The range's rows already added up, checked and tallied (instead of
     /// `rows`), when nothing but the bills needs the items: the bills merge
-    /// it in file order ([`Bills::absorb`]).
-    state: Option<RangeBills<'a>>,
+    /// it in file order ([`Bills::merge`]).
+    state: Option<Bills<'a>>,
     /// How many rows the range has.
     count: u64,
     /// Where the first record *not* read starts (the next range's proof),
@@ -469,12 +469,13 @@ impl<'p> Parallel<'_, 'p> {
                     let by = expected.1 - 1;
                     if let Some(mut state) = chunk.state.take() {
                         state.shift_lines(by);
-                        bills.absorb(state);
+                        bills.merge(state);
                         rows += chunk.count;
                     }
                     for (line, outcome) in &mut chunk.rows {
                         shift_lines(outcome, by);
-                        apply_outcome(bills, outcome, *line + by, self.class.opts, self.path);
+                        let (opts, path) = (self.class.opts, self.path);
+                        bills.add_outcome(outcome, *line + by, |i| super::seen(opts, path, i));
                         rows += 1;
                     }
                     // The rows go back to the worker that made them, to be
@@ -591,7 +592,7 @@ impl<'p> Parallel<'_, 'p> {
         // (the item hook of `billaudit lines` and `convert`).
         let opts = self.class.opts;
         if opts.item_hook.is_none() {
-            chunk.state = Some(RangeBills::new(self.policy, std::mem::take(caches)));
+            chunk.state = Some(Bills::range(self.policy, std::mem::take(caches)));
         }
         // The fast splitter while the CSV is well-formed, the csv crate
         // (the reference) from where it is not.
@@ -632,7 +633,7 @@ impl<'p> Parallel<'_, 'p> {
             chunk.count += 1;
             match &mut chunk.state {
                 Some(state) => {
-                    state.add_outcome(&mut outcome, line);
+                    state.add_outcome(&mut outcome, line, |_| {});
                     // The item is built again for the next row.
                     if let RowOutcome::Item(item) = outcome {
                         if spare.len() < SPARE_ITEMS {

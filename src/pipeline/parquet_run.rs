@@ -5,7 +5,7 @@
 //! Each worker takes the next row group, decodes it [`BATCH_ROWS`] rows at
 //! a time into records (only the columns the profile reads get their texts;
 //! see [`crate::ingest::parquet::rows`]), normalises and classifies them,
-//! runs the checks on them into the batch's state ([`RangeBills`], as a
+//! runs the checks on them into the batch's state ([`Bills::range`], as a
 //! CSV range's worker does; the rows themselves only when the item hook of
 //! `billaudit lines` or `convert` needs them), and hands each batch to this
 //! thread through the row group's own bounded channel. This thread merges
@@ -21,8 +21,8 @@ use std::sync::{Mutex, mpsc};
 
 use ::csv::ByteRecord;
 
-use super::bills::{Bills, RangeBills};
-use super::rows::{Classify, apply_outcome};
+use super::bills::Bills;
+use super::rows::Classify;
 use crate::audit::Caches;
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
@@ -44,7 +44,7 @@ type Rows = Vec<(u64, RowOutcome)>;
 /// rows and how many there were.
 enum Done<'p> {
     Rows(Rows),
-    State(RangeBills<'p>, u64),
+    State(Box<Bills<'p>>, u64),
 }
 
 /// A batch, and the worker that made it.
@@ -223,7 +223,7 @@ pub(super) fn read<'p>(
                         };
                         let first = group.first_row();
                         let mut state =
-                            policy.map(|p| RangeBills::new(p, std::mem::take(&mut caches)));
+                            policy.map(|p| Bills::range(p, std::mem::take(&mut caches)));
                         for i in 0..n {
                             group.record(i, &mut rec);
                             // Row N is line N+1: the header is line 1.
@@ -241,7 +241,7 @@ pub(super) fn read<'p>(
                             class.outcome(&rec, &mut outcome, &mut cache);
                             match &mut state {
                                 Some(state) => {
-                                    state.add_outcome(&mut outcome, line);
+                                    state.add_outcome(&mut outcome, line, |_| {});
                                     // The item is built again for the next row.
                                     if let RowOutcome::Item(item) = outcome {
                                         if spare.len() < 2 * BATCH_ROWS {
@@ -255,7 +255,7 @@ pub(super) fn read<'p>(
                         let done = match state {
                             Some(mut state) => {
                                 caches = state.take_caches();
-                                Done::State(state, n as u64)
+                                Done::State(Box::new(state), n as u64)
                             }
                             None => Done::Rows(batch),
                         };
@@ -282,12 +282,12 @@ pub(super) fn read<'p>(
             for (worker, batch) in rx.iter() {
                 let n = match batch {
                     Ok(Done::State(state, n)) => {
-                        bills.absorb(state);
+                        bills.merge(*state);
                         n
                     }
                     Ok(Done::Rows(mut batch)) => {
                         for (line, outcome) in &mut batch {
-                            apply_outcome(bills, outcome, *line, opts, path);
+                            bills.add_outcome(outcome, *line, |i| super::seen(opts, path, i));
                         }
                         let n = batch.len() as u64;
                         // Freed (or built again) on the worker that made them.

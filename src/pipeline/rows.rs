@@ -1,6 +1,6 @@
 //! The row step every reader of a table shares: classify what one row gave
-//! ([`Classify`]) and add it to the bills in file order ([`apply_outcome`]),
-//! and the CSV row loop ([`read_rows`]). Below `csv_run`, `parallel` and
+//! ([`Classify`]) before it is added to the bills in file order
+//! ([`Bills::add_outcome`]), and the CSV row loop ([`read_rows`]). Below `csv_run`, `parallel` and
 //! `parquet_run`, which all call it, so none of them calls back into another.
 
 use std::io::Read;
@@ -16,8 +16,7 @@ use crate::error::Result;
 use crate::ingest;
 use crate::ingest::csv::Window;
 use crate::model::LineItem;
-use crate::normalise::{RowNormaliser, RowOutcome, SkipReason};
-use crate::vocab::summary::SummaryKind;
+use crate::normalise::{RowNormaliser, RowOutcome};
 
 /// What classifies a file's rows: the user's rules (bound to its columns)
 /// before the built-in classifier, with the reader's cache.
@@ -69,49 +68,6 @@ pub(super) fn shift_lines(outcome: &mut RowOutcome, by: u64) {
     }
 }
 
-/// Adds one classified row's outcome to the bills, in file order, showing
-/// each item to the item hook (`billaudit lines`). The outcome is borrowed
-/// (only a skip's finding is taken out of it), so that the thread that made
-/// it also frees it.
-pub(super) fn apply_outcome(
-    bills: &mut Bills<'_>,
-    outcome: &mut RowOutcome,
-    line: u64,
-    opts: &Options,
-    path: &str,
-) {
-    match outcome {
-        RowOutcome::Item(item) => {
-            seen(opts, path, item);
-            bills.add_item(item);
-        }
-        RowOutcome::WithCredits(item, credits) => {
-            seen(opts, path, item);
-            bills.add_item(item);
-            for c in credits.iter() {
-                seen(opts, path, c);
-                bills.add_item(c);
-            }
-        }
-        RowOutcome::Skip(reason, finding) => bills.add_skip(*reason, finding.take()),
-        RowOutcome::Stated {
-            kind,
-            amount,
-            currency,
-        } => {
-            bills.add_skip(SkipReason::Summary, None);
-            let stated = Some((line, *amount));
-            let bill = bills.for_currency(currency);
-            // As on a text invoice, the last subtotal and total stated are checked.
-            if *kind == SummaryKind::Subtotal {
-                bill.stated_subtotal = stated;
-            } else {
-                bill.stated_total = stated;
-            }
-        }
-    }
-}
-
 /// Streams the rows of `rdr` into the bills; lines are the reader's plus
 /// `line_offset`. Returns the number of rows read.
 pub(super) fn read_rows<R: Read>(
@@ -153,7 +109,7 @@ pub(super) fn read_rows<R: Read>(
         let line = start + line_offset;
         let mut outcome = norm.row_reusing(line, &rec, &mut spare);
         class.outcome(&rec, &mut outcome, &mut cache);
-        apply_outcome(bills, &mut outcome, line, opts, path);
+        bills.add_outcome(&mut outcome, line, |i| seen(opts, path, i));
         if let RowOutcome::Item(item) = outcome {
             spare.push(item);
         }

@@ -15,8 +15,7 @@ use crate::error::{Error, Result};
 use crate::ingest::{self, Opened};
 use crate::model::{Check, Finding, LineItem};
 use crate::normalise::text::{self, LineKind};
-use crate::normalise::{HEADER_SEARCH_ROWS, SkipReason};
-use crate::vocab::summary::SummaryKind;
+use crate::normalise::{HEADER_SEARCH_ROWS, RowOutcome, SkipReason};
 
 /// Audits one opened input as a text invoice (or a PDF's text layer). It
 /// is refused first when its prefix holds a quote that never closes, or
@@ -123,56 +122,41 @@ pub(super) fn audit_invoice(
             opts.classifier.classify(item);
         }
     };
+    // Every subtotal and total stated is kept for `parse-double-counted`.
+    bills.keep_stated_figures = true;
     for line in &invoice.lines {
-        if let (Some(byte), LineKind::Item(_) | LineKind::Summary(_)) =
-            (bad_utf8.get(&line.line), &line.kind)
-        {
-            // As in a CSV cell: a line with invalid UTF-8 is reported, not guessed.
-            let finding = Finding {
-                code: Check::UnparsableValue,
-                severity: crate::model::Severity::Error,
-                message: format!(
-                    "invalid UTF-8 at byte {byte} of the line; the file was read as UTF-8 (use --encoding to choose another); the line is kept out of the totals"
-                ),
-                path: path.to_string(),
-                line: Some(line.line),
-                accepted: None,
-            };
-            bills.add_skip(SkipReason::Unparsable, Some(finding));
-            continue;
-        }
-        match &line.kind {
-            LineKind::Item(t) => {
+        let mut outcome = match (bad_utf8.get(&line.line), &line.kind) {
+            (Some(byte), LineKind::Item(_) | LineKind::Summary(_)) => {
+                // As in a CSV cell: a line with invalid UTF-8 is reported, not guessed.
+                let finding = Finding {
+                    code: Check::UnparsableValue,
+                    severity: crate::model::Severity::Error,
+                    message: format!(
+                        "invalid UTF-8 at byte {byte} of the line; the file was read as UTF-8 (use --encoding to choose another); the line is kept out of the totals"
+                    ),
+                    path: path.to_string(),
+                    line: Some(line.line),
+                    accepted: None,
+                };
+                RowOutcome::Skip(SkipReason::Unparsable, Some(finding))
+            }
+            (_, LineKind::Item(t)) => {
                 let mut item = t.to_line_item(header_currency, invoice);
                 classify(&mut item);
-                seen(opts, path, &item);
-                bills.add_item(&item);
+                RowOutcome::Item(Box::new(item))
             }
-            LineKind::Summary(s) => match s.to_line_item(header_currency) {
+            (_, LineKind::Summary(s)) => match s.to_line_item(header_currency) {
                 Some(mut item) => {
                     classify(&mut item);
-                    seen(opts, path, &item);
-                    bills.add_item(&item);
+                    RowOutcome::Item(Box::new(item))
                 }
-                None => {
-                    bills.add_skip(SkipReason::Summary, None);
-                    let stated = Some((s.line, s.amount.value));
-                    let bill = bills.for_currency(&s.currency(header_currency));
-                    bill.stated_figures
-                        .push(crate::audit::parse_double_counted::Stated {
-                            line: s.line,
-                            amount: s.amount.value,
-                            total: s.kind == SummaryKind::Total,
-                        });
-                    // The last subtotal and total stated are the ones checked.
-                    if s.kind == SummaryKind::Subtotal {
-                        bill.stated_subtotal = stated;
-                    } else {
-                        bill.stated_total = stated;
-                    }
-                }
+                None => RowOutcome::Stated {
+                    kind: s.kind,
+                    amount: s.amount.value,
+                    currency: s.currency(header_currency),
+                },
             },
-            LineKind::Unparsed(u) => {
+            (_, LineKind::Unparsed(u)) => {
                 let finding = Finding {
                     code: Check::UnparsedLine,
                     severity: Check::UnparsedLine.default_severity(),
@@ -181,14 +165,20 @@ pub(super) fn audit_invoice(
                     line: Some(u.line),
                     accepted: None,
                 };
-                bills.add_skip(SkipReason::Unparsable, Some(finding));
+                RowOutcome::Skip(SkipReason::Unparsable, Some(finding))
             }
             // A block restating the counted one (see `SetAside`): a summary.
-            LineKind::Header(text::HeaderField::SetAside) => {
-                bills.add_skip(SkipReason::Summary, None);
+            (_, LineKind::Header(text::HeaderField::SetAside)) => {
+                RowOutcome::Skip(SkipReason::Summary, None)
             }
-            LineKind::Header(_) | LineKind::ColumnHeading | LineKind::Rule => {}
-        }
+            (_, LineKind::Header(_) | LineKind::ColumnHeading | LineKind::Rule) => continue,
+        };
+        // A stated figure is on its summary's line.
+        let at = match &line.kind {
+            LineKind::Summary(s) => s.line,
+            _ => line.line,
+        };
+        bills.add_outcome(&mut outcome, at, |i| seen(opts, path, i));
     }
     if let Some(s) = &invoice.set_aside {
         bills.notes.push(s.note(invoice.currency().as_deref()));

@@ -429,12 +429,12 @@ pub fn render_lines(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{BillBuilder, Policy};
+    use crate::audit::{BillState, Policy};
 
     #[test]
     fn a_json_report_becomes_a_baseline_by_path_and_currency() {
         let bill =
-            BillBuilder::new("oct.csv", "csv", Some("EUR".into()), &Policy::default()).finish();
+            BillState::new("oct.csv", "csv", Some("EUR".into()), &Policy::default()).finish();
         let mut good = JsonBill::from(&bill);
         good.hidden_share = Some("0.031000".into());
         let mut bad = good.clone();

@@ -391,12 +391,12 @@ pub fn worst_finding(b: &Bill) -> Option<&crate::model::Finding> {
 /// formats' tests.
 #[cfg(test)]
 pub(crate) fn test_bill(toml: &str) -> crate::audit::Bill {
-    use crate::audit::{BillBuilder, Policy};
+    use crate::audit::{BillState, Policy};
     use crate::model::{Category, LineItem};
     let config = crate::config::parse("billaudit.toml", toml).unwrap();
     let mut policy = Policy::default();
     config.apply_policy(&mut policy);
-    let mut b = BillBuilder::new("bill.csv", "csv", Some("USD".into()), &policy);
+    let mut b = BillState::new("bill.csv", "csv", Some("USD".into()), &policy);
     for (line, category, amount) in [
         (2, Category::Compute, "90.00"),
         (3, Category::Bandwidth, "10.00"),

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use billaudit::audit::{Bill, BillBuilder, MAX_MONTHS, TOP_HIDDEN};
+use billaudit::audit::{Bill, BillState, MAX_MONTHS, TOP_HIDDEN};
 use billaudit::model::{Category, LineItem};
 use billaudit::report::html::{self, MAX_BILL_SECTIONS, MAX_FINDINGS_SHOWN, MAX_OVERVIEW_ROWS};
 use billaudit::{Options, Policy, Report};
@@ -48,7 +48,7 @@ fn item<'a>(description: &'a str, amount: &'a str, category: Category) -> ItemSp
 
 /// A bill built the way the pipeline builds one, without a file.
 fn bill(path: &str, currency: Option<&str>, items: &[ItemSpec<'_>], policy: &Policy) -> Bill {
-    let mut b = BillBuilder::new(path, "generic-csv", currency.map(str::to_string), policy);
+    let mut b = BillState::new(path, "generic-csv", currency.map(str::to_string), policy);
     for (i, spec) in items.iter().enumerate() {
         let mut it = LineItem::new(
             i as u64 + 2,
@@ -340,7 +340,7 @@ fn ten_thousand_bills_stay_bounded_and_every_cut_is_announced() {
     big.push(item("compute", "100", Category::Compute));
     bills.push(bill("big.csv", Some("USD"), &big, &policy));
     // Many findings: line-arithmetic fires per line.
-    let mut b = BillBuilder::new("arith.csv", "generic-csv", Some("USD".into()), &policy);
+    let mut b = BillState::new("arith.csv", "generic-csv", Some("USD".into()), &policy);
     for i in 0..300u64 {
         let mut it = LineItem::new(i + 2, "gpu", Decimal::new(10, 0));
         it.quantity = Some(Decimal::new(2, 0));

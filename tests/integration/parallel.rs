@@ -5,7 +5,7 @@
 //! breaks off: the error is the one a single thread meets.
 //!
 //! Each range's rows are checked and tallied on the thread that read them
-//! and the ranges' states merged in file order (`audit::Partial`); the
+//! and the ranges' states merged in file order (`audit::BillState`); the
 //! bills below have what every merged state holds: repeats, rows of two
 //! currencies and of none, months, compute and storage of a few resources,
 //! rounded-up hours, more findings than the cap, stated totals and skips.

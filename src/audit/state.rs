@@ -1,0 +1,455 @@
+//! The one state of a bill's audit, in the style of DataFusion's
+//! `Accumulator`: [`BillState::add_item`] / [`BillState::add_skip`] update
+//! it with rows, [`BillState::merge`] appends the state of the rows right
+//! after, and [`BillState::finish`] evaluates it into the [`Bill`]'s
+//! figures and findings.
+//!
+//! One state serves a whole file read on one thread, a byte range of it, a
+//! Parquet row group and a text invoice; one thread is one partition. The
+//! state of a bill's first rows decides as rows come what must see them in
+//! order (repeats, idle storage: [`InOrder::Decided`]); the state of rows
+//! that come after rows not yet seen keeps them in order for its merge to
+//! decide ([`InOrder::Kept`]). Merging is associative, and a bill's rows
+//! cut anywhere into states merged in order finish into the same bill as
+//! the rows added to one state (the property tests in `merge_tests.rs`).
+//! A kept state counts its lines from wherever its reader did
+//! ([`BillState::shift_lines`]), and its rows are of the part being read.
+
+use rust_decimal::Decimal;
+
+use super::duplicate_line::Seen;
+use super::idle_events::Events;
+use super::idle_storage::IdleStorage;
+use super::*;
+use crate::model::{Category, Check, Finding, LineItem, Totals};
+use crate::normalise::SkipReason;
+
+/// The checks of one line alone.
+fn check_item<'p>(item: &LineItem, out: &mut impl Emit<'p>) {
+    line_arithmetic::check(item, out);
+    rate_above_reference::check(item, out);
+    billing_rounding::check(item, out);
+    ingress_charged::check(item, out);
+    contract_price::check(item, out);
+    above_list_price::check(item, out);
+}
+
+/// The state of the audit of one bill, or of a run of consecutive rows of
+/// it (see the module docs).
+#[derive(Debug)]
+pub struct BillState<'p> {
+    /// The bill's input, profile and currency ([`Bill::path`] and on); not
+    /// read of a kept state, which is merged into the bill's.
+    pub path: String,
+    pub format: String,
+    pub currency: Option<String>,
+    /// See [`Bill::currency_note`].
+    pub currency_note: Option<String>,
+    pub line_items: u64,
+    pub skipped: SkipCounts,
+    pub totals: Totals,
+    /// The last total and subtotal the rows state, with their lines.
+    pub stated_total: Option<(u64, Decimal)>,
+    pub stated_subtotal: Option<(u64, Decimal)>,
+    /// Every subtotal and total a text invoice states, in line order, for
+    /// `parse-double-counted` (empty for CSV exports).
+    pub stated_figures: Vec<parse_double_counted::Stated>,
+    /// The first line whose amount no longer fit a Decimal sum; the bill is
+    /// then refused.
+    pub overflow_at: Option<u64>,
+    /// The line of the first item, where a merged sum that no longer fits
+    /// is said to overflow.
+    first_item: Option<u64>,
+    unclassified: unclassified_items::Tally,
+    top_hidden: TopHidden,
+    monthly: MonthlyTally,
+    granularity: billing_granularity::Granularity,
+    gpu: gpu_usage::GpuTally,
+    commitments: unused_commitment::Commitments,
+    contract: contract_price::Excess,
+    list: contract_price::Excess,
+    plans: plan_cost::Plans,
+    order: InOrder<'p>,
+}
+
+/// What must see a bill's rows in file order: `duplicate-line` (and the
+/// findings among its repeats) and `idle-storage`.
+#[derive(Debug)]
+enum InOrder<'p> {
+    /// The bill's first rows (a whole file on one thread): decided as the
+    /// rows come, in the bill's findings and its one table of rows seen.
+    Decided {
+        sink: Sink<'p>,
+        duplicates: Seen,
+        idle_storage: IdleStorage,
+    },
+    /// Rows after rows not seen here (a range read on another thread): the
+    /// findings and row keys in order, and the idle-storage events, for
+    /// the merge into the state of the rows before to decide.
+    Kept {
+        log: FindingLog<'p>,
+        idle_storage: Events,
+    },
+}
+
+impl<'p> InOrder<'p> {
+    /// The part of a merged bill the rows now added come from (a kept
+    /// state's rows are of the part being read: 0 until merged).
+    fn part(&self) -> usize {
+        match self {
+            InOrder::Decided { sink, .. } => sink.part(),
+            InOrder::Kept { .. } => 0,
+        }
+    }
+}
+
+impl<'p> Emit<'p> for InOrder<'p> {
+    fn policy(&self) -> &'p Policy {
+        match self {
+            InOrder::Decided { sink, .. } => sink.policy(),
+            InOrder::Kept { log, .. } => log.policy(),
+        }
+    }
+
+    fn emit(&mut self, check: Check, line: Option<u64>, message: String) {
+        match self {
+            InOrder::Decided { sink, .. } => sink.emit(check, line, message),
+            InOrder::Kept { log, .. } => log.emit(check, line, message),
+        }
+    }
+}
+
+/// The caches of a state's tallies (descriptions to GPU models, units to
+/// hours): a worker keeps them from range to range ([`BillState::take_caches`]).
+#[derive(Debug, Default)]
+pub struct Caches {
+    gpu: usage::Memo,
+    granularity: usage::Memo,
+}
+
+impl<'p> BillState<'p> {
+    /// The state of a bill from its first row (a file on one thread).
+    pub fn new(path: &str, format: &str, currency: Option<String>, policy: &'p Policy) -> Self {
+        let order = InOrder::Decided {
+            sink: Sink::new(path, policy),
+            duplicates: Seen::default(),
+            idle_storage: IdleStorage::default(),
+        };
+        Self::with_order(path, format, currency, order, false)
+    }
+
+    /// The state of rows that come after rows not seen here (a range read
+    /// on another thread), to merge into the state of the rows before.
+    pub fn later(policy: &'p Policy) -> Self {
+        let order = InOrder::Kept {
+            log: FindingLog::new(policy),
+            idle_storage: Events::default(),
+        };
+        Self::with_order("", "", None, order, true)
+    }
+
+    /// [`BillState::later`], starting with the caches of an earlier state.
+    pub fn later_with_caches(policy: &'p Policy, caches: Caches) -> Self {
+        let mut s = Self::later(policy);
+        s.gpu.memo = caches.gpu;
+        s.granularity.memo = caches.granularity;
+        s
+    }
+
+    fn with_order(
+        path: &str,
+        format: &str,
+        currency: Option<String>,
+        order: InOrder<'p>,
+        kept: bool,
+    ) -> Self {
+        // A kept state keeps what only the whole bill can sum in file order.
+        let (monthly, granularity, gpu) = if kept {
+            (
+                MonthlyTally::deferred(),
+                billing_granularity::Granularity::deferred(),
+                gpu_usage::GpuTally::deferred(),
+            )
+        } else {
+            Default::default()
+        };
+        BillState {
+            path: path.to_string(),
+            format: format.to_string(),
+            currency,
+            currency_note: None,
+            line_items: 0,
+            skipped: SkipCounts::default(),
+            totals: Totals::default(),
+            stated_total: None,
+            stated_subtotal: None,
+            stated_figures: Vec::new(),
+            overflow_at: None,
+            first_item: None,
+            unclassified: unclassified_items::Tally::default(),
+            top_hidden: TopHidden::default(),
+            monthly,
+            granularity,
+            gpu,
+            commitments: unused_commitment::Commitments::default(),
+            contract: contract_price::Excess::contract(),
+            list: contract_price::Excess::list(),
+            plans: plan_cost::Plans::default(),
+            order,
+        }
+    }
+
+    /// Takes the caches, for the next state the thread builds (merging
+    /// does not need them).
+    pub fn take_caches(&mut self) -> Caches {
+        Caches {
+            gpu: std::mem::take(&mut self.gpu.memo),
+            granularity: std::mem::take(&mut self.granularity.memo),
+        }
+    }
+
+    /// Adds a classified line item and runs the per-item checks on it. A
+    /// tally or check added here also goes in [`BillState::merge`].
+    pub fn add_item(&mut self, item: &LineItem) {
+        if self
+            .totals
+            .checked_add(item.category, item.amount)
+            .is_none()
+        {
+            self.overflow_at.get_or_insert(item.line);
+        }
+        self.first_item.get_or_insert(item.line);
+        self.line_items += 1;
+        check_item(item, &mut self.order);
+        let part = self.order.part();
+        match &mut self.order {
+            InOrder::Decided {
+                sink,
+                duplicates,
+                idle_storage,
+            } => {
+                duplicates.add(item, sink);
+                idle_storage.add(item, part);
+            }
+            InOrder::Kept { log, idle_storage } => {
+                log.key(item);
+                idle_storage.push(item);
+            }
+        }
+        self.unclassified.add(item, part);
+        self.top_hidden.add_in(item, part);
+        self.monthly.add(item);
+        self.granularity.add(item);
+        self.gpu.add(item);
+        self.commitments.add(item, part);
+        self.contract.add(contract_price::excess(item).map(|e| e.1));
+        self.list.add(above_list_price::excess(item));
+        self.plans.add(item, part);
+    }
+
+    pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
+        self.skipped.add(reason);
+        if let Some(f) = finding {
+            self.add_finding(f);
+        }
+    }
+
+    /// Takes a finding made by an earlier stage (e.g. `unparsable-value`).
+    pub fn add_finding(&mut self, f: Finding) {
+        self.order.emit(f.code, f.line, f.message);
+    }
+
+    pub fn emit(&mut self, check: Check, line: Option<u64>, message: String) {
+        self.order.emit(check, line, message);
+    }
+
+    /// The lines added from now on come from the part `path` of a merged
+    /// bill: findings on them name it. (A kept state's rows are of the part
+    /// being read when it is merged.)
+    pub fn begin_part(&mut self, path: &str) {
+        if let InOrder::Decided { sink, .. } = &mut self.order {
+            sink.begin_part(path);
+        }
+    }
+
+    /// Appends the state of the rows right after these (a kept state, of
+    /// the part being read): the bill finishes as if its rows were added
+    /// here one by one. Counts and sums add, the last stated figure wins,
+    /// the first overflow stays; a sum that overflows only now is said to
+    /// overflow at the later rows' first item (the bill is refused either
+    /// way; one state would name the exact item).
+    pub fn merge(&mut self, later: Self) {
+        self.line_items += later.line_items;
+        self.skipped.merge(later.skipped);
+        for c in Category::ALL {
+            if self.totals.checked_add(c, later.totals.get(c)).is_none() {
+                self.overflow_at
+                    .get_or_insert(later.first_item.unwrap_or(0));
+            }
+        }
+        if later.stated_total.is_some() {
+            self.stated_total = later.stated_total;
+        }
+        if later.stated_subtotal.is_some() {
+            self.stated_subtotal = later.stated_subtotal;
+        }
+        self.stated_figures.extend(later.stated_figures);
+        if self.overflow_at.is_none() {
+            self.overflow_at = later.overflow_at;
+        }
+        self.first_item = self.first_item.or(later.first_item);
+        let part = self.order.part();
+        match (&mut self.order, later.order) {
+            (
+                InOrder::Decided {
+                    sink,
+                    duplicates,
+                    idle_storage,
+                },
+                InOrder::Kept {
+                    log,
+                    idle_storage: events,
+                },
+            ) => {
+                log.replay(duplicates, sink);
+                idle_storage.replay(events, part);
+            }
+            (
+                InOrder::Kept { log, idle_storage },
+                InOrder::Kept {
+                    log: later_log,
+                    idle_storage: events,
+                },
+            ) => {
+                log.merge(later_log);
+                idle_storage.merge(events);
+            }
+            (_, InOrder::Decided { .. }) => {
+                unreachable!("only the state of a bill's first rows decides them")
+            }
+        }
+        self.unclassified.merge(later.unclassified.in_part(part));
+        self.top_hidden.merge(later.top_hidden.in_part(part));
+        self.monthly.merge(later.monthly);
+        self.granularity.merge(later.granularity);
+        self.gpu.merge(later.gpu);
+        self.commitments.merge(later.commitments.in_part(part));
+        self.contract.merge(later.contract);
+        self.list.merge(later.list);
+        self.plans.merge(later.plans.in_part(part));
+    }
+
+    /// Moves every line of a kept state by `by`: a range read on its own
+    /// counts its lines from its start. (The state of a bill's first rows
+    /// counts them from the file's start.)
+    pub fn shift_lines(&mut self, by: u64) {
+        let InOrder::Kept { log, idle_storage } = &mut self.order else {
+            debug_assert!(false, "the state of a bill's first rows is never shifted");
+            return;
+        };
+        log.shift_lines(by);
+        idle_storage.shift_lines(by);
+        let shift = |l: &mut Option<u64>| *l = l.map(|l| l + by);
+        shift(&mut self.overflow_at);
+        shift(&mut self.first_item);
+        for (line, _) in [&mut self.stated_total, &mut self.stated_subtotal]
+            .into_iter()
+            .flatten()
+        {
+            *line += by;
+        }
+        for s in &mut self.stated_figures {
+            s.line += by;
+        }
+        self.unclassified.shift_lines(by);
+        self.top_hidden = std::mem::take(&mut self.top_hidden).shift_lines(by);
+        self.commitments.shift_lines(by);
+        self.plans.shift_lines(by);
+    }
+
+    /// Computes the figures and runs the bill-level checks. A kept state
+    /// is first merged into a fresh state of its bill.
+    pub fn finish(mut self) -> Bill {
+        let (mut sink, idle_storage) = match self.order {
+            InOrder::Decided {
+                sink, idle_storage, ..
+            } => (sink, idle_storage),
+            kept => {
+                let policy = kept.policy();
+                self.order = kept;
+                let mut head =
+                    BillState::new(&self.path, &self.format, self.currency.clone(), policy);
+                head.currency_note.clone_from(&self.currency_note);
+                head.merge(self);
+                return head.finish();
+            }
+        };
+        let policy = sink.policy();
+        let totals = self.totals;
+        let subtotal = totals.sum(Category::in_subtotal);
+        let hidden = totals.sum(Category::is_hidden);
+        let total = totals.sum(|_| true);
+        let currency = self.currency;
+        let cur = currency.as_deref();
+        let figures = Figures {
+            totals: &totals,
+            subtotal,
+            hidden,
+        };
+        let t = &policy.thresholds;
+        hidden_fee_share::check(&figures, t, &mut sink);
+        replica_share::check(&figures, t, &mut sink);
+        replica_redundancy::check(&figures, t, &mut sink);
+        scheduling_fee_share::check(&figures, t, &mut sink);
+        self.unclassified.report(cur, &mut sink);
+        idle_storage.report(cur, &mut sink);
+        self.granularity.report(cur, &mut sink);
+        self.commitments.report(cur, &mut sink);
+        self.contract.report(cur, &mut sink);
+        self.list.report(cur, &mut sink);
+        self.plans.report(cur, &mut sink);
+        subtotal_mismatch::check(self.stated_subtotal, &figures, cur, &mut sink);
+        total_mismatch::check(self.stated_total, &figures, total, cur, &mut sink);
+        parse_double_counted::check(&self.stated_figures, subtotal, total, cur, &mut sink);
+        // Each kept item names the file of its line (a part of a merged bill).
+        let hidden_items = self.top_hidden.seen;
+        let top_hidden: Vec<HiddenItem> = self
+            .top_hidden
+            .finish()
+            .into_iter()
+            .map(|mut h| {
+                h.path = sink.part_path(h.part).to_string();
+                h
+            })
+            .collect();
+        let findings = sink.finish();
+        let passed = !findings.iter().any(|f| f.fails(policy.fail_on));
+        Bill {
+            path: self.path,
+            format: self.format,
+            currency,
+            currency_note: self.currency_note,
+            line_items: self.line_items,
+            skipped: self.skipped,
+            subtotal,
+            total,
+            hidden,
+            hidden_share: share(hidden, subtotal),
+            replica_share: share(totals.get(Category::StorageReplica), subtotal),
+            stated_total: self.stated_total.map(|(_, d)| d),
+            stated_subtotal: self.stated_subtotal.map(|(_, d)| d),
+            hidden_threshold: policy.thresholds.hidden_share,
+            hidden_items,
+            top_hidden,
+            monthly: self.monthly.finish(),
+            gpu_usage: self.gpu.finish(),
+            totals,
+            findings,
+            passed,
+            baseline: None,
+            notes: Vec::new(),
+            encoding: None,
+            inferred_columns: Vec::new(),
+        }
+    }
+}
