@@ -189,6 +189,9 @@ pub struct Opened<'a> {
     /// header search and sniffing). `None` under `--max-input-bytes`,
     /// which counts the CSV text.
     pub parquet: Option<Box<parquet::rows::Table>>,
+    /// The prefix is the whole content (shorter than [`PREFIX_LEN`]): a
+    /// small input, read on one thread.
+    pub complete: bool,
 }
 
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
@@ -455,6 +458,7 @@ pub fn open_reader_limited<'a>(
         },
     };
     let prefix_text = decode::decode_prefix(&prefix, encoding);
+    let complete = prefix.len() < PREFIX_LEN;
     let reader: Box<dyn Read + 'a> = match encoding {
         // UTF-8 goes through as it is, without a BOM: no decoder layer
         // copying every byte through a small buffer.
@@ -479,6 +483,7 @@ pub fn open_reader_limited<'a>(
         gzipped,
         pdf: false,
         parquet: None,
+        complete,
     })
 }
 

@@ -1,6 +1,8 @@
 //! Bill assembly: one bill per currency in a file, in order of first
 //! appearance, built from the row outcomes of every reader.
 
+use rust_decimal::Decimal;
+
 use crate::audit::parse_double_counted::Stated;
 use crate::audit::{Bill, BillState, Caches, Policy};
 use crate::error::{Error, InputError, Result};
@@ -8,6 +10,8 @@ use crate::model::{Check, LineItem};
 use crate::normalise::date::DateOrder;
 use crate::normalise::{RowOutcome, SkipReason};
 use crate::vocab::summary::SummaryKind;
+
+use super::unlabelled::Unlabelled;
 
 /// The bills of a file (one per currency, in order of first appearance),
 /// or what a range of its rows read on another thread gives them: one
@@ -31,6 +35,11 @@ pub(super) struct Bills<'p> {
     /// The first line of the rows read whose dates prove day-first
     /// / month-first (see `LineItem::date_proves`).
     pub(super) proved: [Option<u64>; 2],
+    /// A row that may be a subtotal under a label no vocabulary knows,
+    /// held until the stated total decides it: only in a small CSV, read
+    /// on one thread (`hold_unlabelled`).
+    unlabelled: Unlabelled,
+    pub(super) hold_unlabelled: bool,
 }
 
 /// Which bill a row goes to.
@@ -102,6 +111,8 @@ impl<'p> Bills<'p> {
             inferred_columns: Vec::new(),
             keep_stated_figures: false,
             proved: [None; 2],
+            unlabelled: Unlabelled::default(),
+            hold_unlabelled: false,
         }
     }
 
@@ -190,7 +201,9 @@ impl<'p> Bills<'p> {
         match outcome {
             RowOutcome::Item(item) => {
                 seen(item);
-                self.add_item(item);
+                if !(self.holds_unlabelled() && self.unlabelled.hold(item)) {
+                    self.add_item(item);
+                }
             }
             RowOutcome::WithCredits(item, credits) => {
                 seen(item);
@@ -207,6 +220,9 @@ impl<'p> Bills<'p> {
                 currency,
             } => {
                 self.primary().add_skip(SkipReason::Summary, None);
+                if self.holds_unlabelled() {
+                    self.decide_unlabelled(*kind, *amount, currency);
+                }
                 let keep = self.keep_stated_figures;
                 let stated = Some((line, *amount));
                 let bill = self.for_currency(currency);
@@ -224,6 +240,41 @@ impl<'p> Bills<'p> {
                     bill.stated_total = stated;
                 }
             }
+        }
+    }
+
+    fn holds_unlabelled(&self) -> bool {
+        self.hold_unlabelled && matches!(self.route, Route::File(_))
+    }
+
+    /// A stated figure: a held row (see [`Unlabelled`]) is set aside when
+    /// the stated total agrees only without it, else added.
+    fn decide_unlabelled(&mut self, kind: SummaryKind, amount: Decimal, currency: &Option<String>) {
+        let total = match kind {
+            SummaryKind::Total => self
+                .for_currency(currency)
+                .totals
+                .checked_sum(|_| true)
+                .map(|computed| (amount, computed)),
+            _ => None,
+        };
+        match self.unlabelled.stated(total) {
+            Some(Ok((line, amount, note))) => {
+                let keep = self.keep_stated_figures;
+                let bill = self.for_currency(currency);
+                bill.add_skip(SkipReason::Summary, None);
+                bill.stated_subtotal.get_or_insert((line, amount));
+                if keep {
+                    bill.stated_figures.push(Stated {
+                        line,
+                        amount,
+                        total: false,
+                    });
+                }
+                self.notes.push(note);
+            }
+            Some(Err(item)) => self.add_item(&item),
+            None => {}
         }
     }
 
@@ -293,6 +344,10 @@ impl<'p> Bills<'p> {
     }
 
     pub(super) fn finish(mut self, path: &str) -> Result<Vec<Bill>> {
+        if let Some(item) = self.unlabelled.release() {
+            // No total came to decide it: an item after all.
+            self.add_item(&item);
+        }
         let mut list = match self.route {
             Route::File(ref mut f) => {
                 if f.list.is_empty() {

@@ -132,6 +132,12 @@ impl<'o> Run<'o> {
             }
         }
         let parquet = opened.parquet;
+        // A small CSV (whole in its first 64 KiB, below the size read on
+        // several threads) is read on one thread and holds back a row that
+        // may be a subtotal under an unknown label (pipeline::unlabelled).
+        let small = opened.complete
+            && parquet.is_none()
+            && (opened.prefix_text.len() as u64) < opts.parallel.min_bytes;
         let reader: Box<dyn Read + 'r> = match &opts.progress {
             Some(hook) => Box::new(Counting {
                 inner: opened.reader,
@@ -317,6 +323,7 @@ impl<'o> Run<'o> {
         }
         // Findings on this part's lines name this part, not the merged bill.
         state.bills.begin_part(path);
+        state.bills.hold_unlabelled = small && !later_part;
         let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
             DecimalMark::Comma
         } else {
@@ -375,7 +382,7 @@ impl<'o> Run<'o> {
         let stream_is_large = {
             let window = rdr.get_ref();
             let left = window.bytes_read().saturating_sub(data_start);
-            window.keeps_all() && (!window.eof() || left >= p.min_bytes)
+            window.keeps_all() && !small && (!window.eof() || left >= p.min_bytes)
         };
         let read = (|| -> std::result::Result<u64, Fed<'r>> {
             if !pending.is_empty() {

@@ -37,6 +37,7 @@ mod parquet_run;
 mod rows;
 mod sniff;
 mod text_run;
+mod unlabelled;
 /// The batch result lives in `expect`, below the reports that render it.
 pub use crate::expect::Report;
 pub use batch::{audit_bytes, audit_parts, audit_paths, audit_paths_streaming, audit_source};

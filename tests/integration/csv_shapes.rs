@@ -495,3 +495,58 @@ Total,,,222.64\n";
     assert_eq!(b.hidden, d("14.00"));
     assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
 }
+
+// ---- A subtotal under a label no vocabulary knows ---------------------------
+
+#[test]
+fn an_unlabelled_subtotal_the_stated_total_proves_is_set_aside() {
+    let csv = "Concepto,Cantidad,Precio,Importe\n\
+Servidor GPU RTX 4090 (horas),300,0.50,150.00\n\
+Almacenamiento SSD,1,20.00,20.00\n\
+Tráfico de salida,1,6.00,6.00\n\
+Suma neta,,,176.00\n\
+IVA 21%,,,36.96\n\
+Total,,,212.96\n";
+    // On main `Suma neta` was summed as an `other` item: total 388.96
+    // against the stated 212.96, a total-mismatch error and a 1.70%
+    // hidden share. 150,00 + 20,00 + 6,00 = 176,00 = `Suma neta`; with the
+    // IVA 36,96 (21% of 176) the lines make 212,96 = the Total only
+    // without it.
+    let b = audit("factura.csv", csv);
+    assert_eq!(b.total, d("212.96"));
+    assert_eq!(b.subtotal, d("176.00"));
+    assert_eq!(b.totals.get(Category::Other), d("0"));
+    assert_eq!(b.line_items, 4, "3 items and the IVA");
+    assert_eq!(b.skipped.summary, 2, "Suma neta and Total");
+    assert_eq!(b.stated_subtotal, Some(d("176.00")));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    // Hidden 6,00 / 176,00 = 3.41%.
+    assert_eq!(b.hidden, d("6.00"));
+    assert!(
+        b.notes.iter().any(|n| n.starts_with(
+            "line 5 `Suma neta` (176.00) is the sum of the 3 items above it, and the stated total 212.96 agrees only without it"
+        )),
+        "{:?}",
+        b.notes
+    );
+}
+
+#[test]
+fn a_fee_equal_to_the_items_above_stays_an_item_when_the_total_counts_it() {
+    // 4.00 + 6.00 = 10.00, and the support fee is 10.00 too; the stated
+    // total 20.00 = 4.00 + 6.00 + 10.00 counts it: an item.
+    let with_total =
+        "Description,Amount\nGPU hours,4.00\nDisk,6.00\nSupport fee,10.00\nTotal,20.00\n";
+    let b = audit("fee.csv", with_total);
+    assert_eq!((b.total, b.line_items), (d("20.00"), 3));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    assert!(
+        !b.notes.iter().any(|n| n.contains("not summed")),
+        "{:?}",
+        b.notes
+    );
+    // No total to decide: an item as read (4.00 + 6.00 + 10.00 = 20.00).
+    let no_total = "Description,Amount\nGPU hours,4.00\nDisk,6.00\nSupport fee,10.00\n";
+    let b = audit("fee.csv", no_total);
+    assert_eq!((b.total, b.line_items), (d("20.00"), 3));
+}
