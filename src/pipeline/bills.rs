@@ -463,3 +463,95 @@ impl<'p> FileBills<'p> {
         &mut self.list[n]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal::Decimal;
+
+    use super::*;
+    use crate::model::Category;
+
+    /// Rows of a file of two currencies: rows without one go to the
+    /// primary bill, which is the first currency stated (USD).
+    fn rows() -> Vec<(u64, RowOutcome)> {
+        let item = |line: u64, currency: Option<&str>, cents: i64, category: Category| {
+            let mut i = LineItem::new(line, format!("item {line}"), Decimal::new(cents, 2));
+            i.currency = currency.map(String::from);
+            i.category = category;
+            i.rule = "test".into();
+            RowOutcome::Item(Box::new(i))
+        };
+        vec![
+            (2, item(2, None, 1000, Category::Compute)),
+            (3, item(3, Some("USD"), 250, Category::Bandwidth)),
+            (4, item(4, Some("EUR"), 700, Category::Storage)),
+            (5, RowOutcome::Skip(SkipReason::Blank, None)),
+            (6, item(6, None, 125, Category::Scheduling)),
+            (7, item(7, Some("EUR"), 300, Category::Compute)),
+            (
+                8,
+                RowOutcome::Stated {
+                    kind: SummaryKind::Total,
+                    amount: Decimal::new(1375, 2),
+                    currency: None,
+                },
+            ),
+            (9, item(9, Some("USD"), 1000, Category::Compute)),
+        ]
+    }
+
+    fn file<'p>(policy: &'p Policy, rows: &mut [(u64, RowOutcome)]) -> Bills<'p> {
+        let mut bills = Bills::new("b.csv", "csv", None, policy);
+        for (line, outcome) in rows {
+            bills.add_outcome(outcome, *line, |_| {});
+        }
+        bills
+    }
+
+    /// A range's rows as its reader counts them (from line 1), shifted.
+    fn range<'p>(policy: &'p Policy, rows: &mut [(u64, RowOutcome)]) -> Bills<'p> {
+        let by = rows.first().map_or(0, |(l, _)| l - 1);
+        let mut bills = Bills::range(policy, Caches::default());
+        for (line, outcome) in rows {
+            if let RowOutcome::Item(item) = outcome {
+                item.line -= by;
+            }
+            bills.add_outcome(outcome, *line - by, |_| {});
+        }
+        bills.shift_lines(by);
+        bills
+    }
+
+    #[test]
+    fn ranges_merged_in_order_give_the_files_bills() {
+        let policy = Policy::default();
+        let want = file(&policy, &mut rows()).finish("b.csv").unwrap();
+        // By hand: USD gets lines 2, 3, 6, 9 (10.00 + 2.50 + 1.25 + 10.00 =
+        // 23.75) and the stated total 13.75 of line 8; EUR lines 4 and 7
+        // (7.00 + 3.00 = 10.00).
+        assert_eq!(want.len(), 2);
+        assert_eq!(want[0].currency.as_deref(), Some("USD"));
+        assert_eq!(want[0].total, Decimal::new(2375, 2));
+        assert_eq!(want[0].stated_total, Some(Decimal::new(1375, 2)));
+        assert_eq!(want[1].total, Decimal::new(1000, 2));
+        for cuts in [[1, 4], [0, 5], [3, 3], [2, 7], [1, 2]] {
+            let mut r = rows();
+            let (head, rest) = r.split_at_mut(cuts[0]);
+            let (mid, tail) = rest.split_at_mut(cuts[1] - cuts[0]);
+            // The ranges merged one by one into the file's bills.
+            let mut bills = file(&policy, head);
+            bills.merge(range(&policy, mid));
+            bills.merge(range(&policy, tail));
+            assert_eq!(bills.finish("b.csv").unwrap(), want, "cuts {cuts:?}");
+            // The later two merged first.
+            let mut r = rows();
+            let (head, rest) = r.split_at_mut(cuts[0]);
+            let (mid, tail) = rest.split_at_mut(cuts[1] - cuts[0]);
+            let mut later = range(&policy, mid);
+            later.merge(range(&policy, tail));
+            let mut bills = file(&policy, head);
+            bills.merge(later);
+            assert_eq!(bills.finish("b.csv").unwrap(), want, "cuts {cuts:?}, b + c");
+        }
+    }
+}
