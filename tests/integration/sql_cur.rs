@@ -11,6 +11,22 @@ use crate::common::{audit_json, python_has, root};
 /// ones CUR 2.0 (`aws-cur2`).
 const SEEDS: usize = 8;
 
+/// Runs tests/sql/findings_check.py in DuckDB with `args`; its output,
+/// after asserting that every file was equal.
+fn findings_check(args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(root().join("tests/sql/findings_check.py"))
+        .args(["--engine", "duckdb"])
+        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "findings differ:\n{text}");
+    text
+}
+
 /// `N` of `'code': N` in a findings_check.py `ok` line, 0 when absent.
 fn count(line: &str, code: &str) -> u32 {
     let key = format!("'{code}': ");
@@ -37,18 +53,14 @@ fn duckdb_findings_equal_audit_on_generated_cur_bills() {
     if !python_has(&["duckdb"]) {
         return;
     }
-    let out = Command::new("python3")
-        .arg(root().join("tests/sql/findings_check.py"))
-        .args(["--engine", "duckdb", "--generated-cur", &SEEDS.to_string()])
-        .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
-        // rate-above-reference: CUR has no unit price column, so the book's
-        // ceilings are compared with cost / usage (hand arithmetic there).
-        .args(["--config", "tests/sql/fixtures/cur-price-book.toml"])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "findings differ:\n{text}");
+    // rate-above-reference: CUR has no unit price column, so the book's
+    // ceilings are compared with cost / usage (hand arithmetic there).
+    let text = findings_check(&[
+        "--generated-cur",
+        &SEEDS.to_string(),
+        "--config",
+        "tests/sql/fixtures/cur-price-book.toml",
+    ]);
     let ok: Vec<&str> = text.lines().filter(|l| l.starts_with("ok ")).collect();
     assert_eq!(ok.len(), SEEDS, "{text}");
     assert_eq!(
@@ -166,16 +178,7 @@ fn cur_repeat_under_a_fresh_line_item_id_is_a_duplicate_in_both_headers() {
         if !python_has(&["duckdb"]) {
             continue;
         }
-        let out = Command::new("python3")
-            .arg(root().join("tests/sql/findings_check.py"))
-            .args(["--engine", "duckdb"])
-            .args(["--billaudit", env!("CARGO_BIN_EXE_billaudit")])
-            .arg(format!("{path}:{profile}"))
-            .current_dir(root())
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        assert!(out.status.success(), "findings differ:\n{text}");
+        let text = findings_check(&[&format!("{path}:{profile}")]);
         assert_eq!(count(&text, "duplicate-line"), 1, "{text}");
     }
 }
