@@ -35,11 +35,12 @@ python3 tests/sql/run_sql.py --engine spark --billaudit target/debug/billaudit "
 # findings, the CUR and Azure commitment fixtures (unused-commitment from
 # their own columns), one seeded FOCUS bill (every other per-line check
 # planted: duplicates, idle storage, block prices, overcharges, contracts,
-# reservations, rounded hours) and, with its billaudit.toml, the price-book
+# reservations, rounded hours), one seeded legacy CUR bill
+# (tests/sql/gen_findings_cur.py seed 0) and, with its billaudit.toml, the price-book
 # fixture (rate-above-reference) and the GPU-plan fixture with its book
 # (plan-costlier-than-on-demand). Every check with a per-line finding runs
 # here at least once.
-python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit --generated 1 \
+python3 tests/sql/findings_check.py --engine spark --billaudit target/debug/billaudit --generated 1 --generated-cur 1 \
     "$real/focus/focus_sample.csv:focus" \
     "$real/aws-cur/koku_test_cur.csv.gz:aws-cur" \
     fixtures/commitments/aws-cur-unused-reservation.csv:aws-cur \

@@ -317,6 +317,8 @@ pub struct ColumnMap {
 /// Headers (lowercase, normalised) of columns that give each row its own id.
 pub const ROW_ID_HEADERS: &[&str] = &[
     "identity/lineitemid",
+    // CUR 2.0's name for it (issue 28: a repeat under a fresh id was missed).
+    "identity_line_item_id",
     "lineitem/referenceno",
     "line_item_id",
     "交易id",

@@ -43,5 +43,6 @@ mod reprice;
 mod scale;
 mod shell;
 mod sql;
+mod sql_cur;
 mod terminal;
 mod text_invoices;

@@ -16,7 +16,9 @@ billaudit.toml (thresholds, severities, the price book).
 `--generated N` adds N seeded FOCUS bills (tests/sql/gen_findings.py's
 generator: duplicates, idle storage, monthly storage, block prices,
 overcharges, surcharges above the list cost, inbound traffic, unclassified
-rows, compute hours rounded up planted). For `billing-rounding` and
+rows, compute hours rounded up planted); `--generated-cur N` N seeded AWS
+CUR bills (tests/sql/gen_findings_cur.py: legacy CUR on even seeds, CUR 2.0
+on odd ones). For `billing-rounding` and
 `billing-granularity` the query's figures must equal those the audit's
 message states (FIG_CODES). The audit runs with `--max-findings-per-code
 unlimited`, so no code is capped. Spark runs in one session for every query; it reads each
@@ -38,6 +40,7 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_findings import write_focus  # noqa: E402
+from gen_findings_cur import write_cur, profile as cur_profile  # noqa: E402
 
 # What the query carries: the per-line checks of src/sql/findings.rs and
 # the share checks.
@@ -209,6 +212,9 @@ def main():
     ap.add_argument("--engine", choices=["duckdb", "spark"], required=True)
     ap.add_argument("--billaudit", default="target/debug/billaudit")
     ap.add_argument("--generated", type=int, default=0)
+    # `--generated-cur N`: N seeded AWS CUR bills (gen_findings_cur.py:
+    # legacy headers on even seeds, CUR 2.0 on odd ones).
+    ap.add_argument("--generated-cur", type=int, default=0)
     ap.add_argument("--config")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
@@ -221,6 +227,10 @@ def main():
         path = os.path.join(tmp, f"focus-generated-{seed}.csv")
         write_focus(path, seed)
         files.append((path, "focus"))
+    for seed in range(a.generated_cur):
+        path = os.path.join(tmp, f"cur-generated-{seed}.csv")
+        write_cur(path, seed)
+        files.append((path, cur_profile(seed)))
     bad = 0
     for path, profile in files:
         t = time.time()
