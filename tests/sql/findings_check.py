@@ -193,7 +193,12 @@ class Spark:
             csv.writer(h).writerow(df.columns + [LINE_COL])
         sql = query(bin_, "spark", profile, view, ["--header-from", h.name, "--line-column", LINE_COL])
         os.unlink(h.name)
-        rows = self.spark.sql(sql).collect()
+        # A script for Spark: `nums` cached as a view, then the findings
+        # query (statements end with `;` and an empty line).
+        *before, last = [st.strip() for st in sql.split(";\n\n") if st.strip()]
+        for st in before:
+            self.spark.sql(st)
+        rows = self.spark.sql(last).collect()
         QUERY_DIFFS.clear()
         QUERY_DIFFS.update({(r["code"], r["line"]): Decimal(r["difference"]) for r in rows
                             if r["code"] in DIFF_CODES and r["line"] is not None})
