@@ -235,7 +235,9 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
         selects.join("\nUNION ALL\n"),
         COLUMNS.join(", ")
     ));
-    Ok(Generated { sql: s })
+    Ok(Generated {
+        sql: shape::finish(d, s),
+    })
 }
 
 /// `nums`' SELECT: each item's category (`other` where no rule matched,

@@ -11,17 +11,15 @@
 //!   the rows whose `hash(row_key)` another row of the bill shares are
 //!   compared on their cells (an equal key has an equal hash, so no
 //!   duplicate is missed; the cells decide, so no collision is reported).
-//! - **Spark**: the query is a script of statements: `nums` is a cached
-//!   temporary view (`CACHE TABLE billaudit_nums AS ...`), then the
-//!   findings query reads it. Catalyst inlines a CTE into every reference,
-//!   so the one-query form analysed and optimised the `lines`/`items`/
-//!   `nums` tree once per branch.
+//! - **Spark**: the query is a script of statements ([`finish`]): each CTE
+//!   a temporary view of its name, cached (`CACHE TABLE name AS ...`) when
+//!   more than one later part reads it, then the final SELECT. Catalyst
+//!   inlines a CTE into every reference, so the one-query form analysed and
+//!   optimised the `lines`/`items`/`nums` tree, and each shared CTE, once
+//!   per reference.
 //! - **Athena, BigQuery**: one query, as before.
 
 use super::Dialect;
-
-/// The cached view of the Spark script.
-pub const SPARK_NUMS_VIEW: &str = "billaudit_nums";
 
 /// What ends each statement of a script: `;` and an empty line, so a
 /// runner splits on `;\n\n` (no literal of the query holds one) and
@@ -57,25 +55,110 @@ pub(super) fn with_nums(d: Dialect, mut s: String, select: &str) -> String {
             s.push_str(&format!("nums AS MATERIALIZED (\n  {select}\n),\n"));
             s
         }
-        Dialect::Spark => {
-            let body = s.trim_end().trim_end_matches(',');
-            let at = body
-                .find("\nWITH ")
-                .map(|i| i + 1)
-                .or_else(|| body.starts_with("WITH ").then_some(0))
-                .unwrap_or(0);
-            let v = SPARK_NUMS_VIEW;
-            format!(
-                "{}DROP VIEW IF EXISTS {v}{STATEMENT_END}CACHE TABLE {v} AS\n{}\n{select}{STATEMENT_END}WITH nums AS (\n  SELECT * FROM {v}\n),\n",
-                &body[..at],
-                &body[at..],
-            )
-        }
-        Dialect::Athena | Dialect::BigQuery => {
+        Dialect::Spark | Dialect::Athena | Dialect::BigQuery => {
             s.push_str(&format!("nums AS (\n  {select}\n),\n"));
             s
         }
     }
+}
+
+/// The query `sql` (comments, one `WITH` of CTEs, the final SELECT) as the
+/// dialect runs it: for Spark a script, each CTE `name AS (body)` a
+/// temporary view, cached when `FROM name` or `JOIN name` occurs more than
+/// once after it, then the final SELECT; for the others `sql` itself. A
+/// query whose CTEs cannot be told apart (a `--table` text holding a line
+/// `x AS (`) stays one statement, which Spark runs too, only slower.
+pub(super) fn finish(d: Dialect, sql: String) -> String {
+    if d != Dialect::Spark {
+        return sql;
+    }
+    let Some((head, ctes, main)) = split_ctes(&sql) else {
+        return sql;
+    };
+    let mut out = head.to_string();
+    for (i, (name, body)) in ctes.iter().enumerate() {
+        let later: usize = ctes[i + 1..]
+            .iter()
+            .map(|(_, b)| references(b, name))
+            .sum::<usize>()
+            + references(main, name);
+        if later > 1 {
+            out.push_str(&format!(
+                "DROP VIEW IF EXISTS {name}{STATEMENT_END}CACHE TABLE {name} AS\n{body}{STATEMENT_END}"
+            ));
+        } else {
+            out.push_str(&format!(
+                "CREATE OR REPLACE TEMPORARY VIEW {name} AS\n{body}{STATEMENT_END}"
+            ));
+        }
+    }
+    out.push_str(main.trim_end());
+    out.push('\n');
+    out
+}
+
+/// A query cut in three: the text before `WITH`, the CTEs (name, body),
+/// the final SELECT.
+type Split<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str);
+
+/// `sql` as the text before `WITH`, its CTEs (name, body) and the final
+/// SELECT. Each CTE starts on a line `name AS (` (the first `WITH name AS
+/// (`) and ends on a line `)` before the next (`),`) or the SELECT.
+fn split_ctes(sql: &str) -> Option<Split<'_>> {
+    let mut heads: Vec<(usize, usize, &str)> = Vec::new();
+    let mut at = 0;
+    for line in sql.split_inclusive('\n') {
+        let l = line.trim_end_matches('\n');
+        let l = if heads.is_empty() {
+            l.strip_prefix("WITH ").unwrap_or("")
+        } else {
+            l
+        };
+        if let Some(name) = l.strip_suffix(" AS (")
+            && !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            heads.push((at, at + line.len(), name));
+        }
+        at += line.len();
+    }
+    let (start, _, _) = *heads.first()?;
+    let mut ctes = Vec::new();
+    for (i, (_, body_at, name)) in heads.iter().enumerate() {
+        let end = match heads.get(i + 1) {
+            Some((next, _, _)) => *next,
+            None => body_at + sql[*body_at..].find("\n)\nSELECT ")? + 3,
+        };
+        let body = sql[*body_at..end].strip_suffix(if i + 1 < heads.len() {
+            "\n),\n"
+        } else {
+            "\n)\n"
+        })?;
+        ctes.push((*name, body));
+    }
+    let (_, last_at, _) = *heads.last()?;
+    let main_at = last_at + sql[last_at..].find("\n)\nSELECT ")? + 3;
+    Some((&sql[..start], ctes, &sql[main_at..]))
+}
+
+/// How often `text` reads the relation `name`: `FROM name` or `JOIN
+/// name`, the name ending there.
+fn references(text: &str, name: &str) -> usize {
+    ["FROM ", "JOIN "]
+        .iter()
+        .map(|k| {
+            text.match_indices(&format!("{k}{name}"))
+                .filter(|(i, m)| {
+                    !text[i + m.len()..]
+                        .bytes()
+                        .next()
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+                })
+                .count()
+        })
+        .sum()
 }
 
 /// The first words of `nums`' SELECT list: every column of `items`
@@ -126,23 +209,42 @@ mod tests {
     }
 
     #[test]
-    fn spark_caches_nums_and_then_runs_the_findings_query() {
+    fn spark_runs_each_cte_once_as_a_view_cached_when_read_twice() {
         let mut o = SqlOptions::new(Dialect::Spark, "focus");
         o.header = Some(vec!["BilledCost".into(), "BillingCurrency".into()]);
-        let sql = generate_findings(&o).unwrap().sql;
-        let st = statements(&sql);
-        assert_eq!(st.len(), 3, "{sql}");
-        assert!(
-            st[0].ends_with("DROP VIEW IF EXISTS billaudit_nums"),
-            "{}",
-            st[0]
-        );
-        assert!(st[1].starts_with("CACHE TABLE billaudit_nums AS\nWITH lines AS ("));
-        assert!(st[1].contains("\nSELECT *,"), "{}", st[1]);
-        assert!(st[2].starts_with("WITH nums AS (\n  SELECT * FROM billaudit_nums\n)"));
-        assert!(st[2].contains("FROM all_findings"));
-        // The cached statement holds the prelude, the last none of it.
-        assert!(!st[2].contains("lines AS ("));
+        let one = generate_findings(&o).unwrap().sql;
+        let st = statements(&one);
+        // (The first statement starts with the query's comments.)
+        let at = |line: String| st.iter().position(|s| s.lines().any(|l| l == line));
+        let view = |name: &str| at(format!("CREATE OR REPLACE TEMPORARY VIEW {name} AS"));
+        let cached = |name: &str| at(format!("CACHE TABLE {name} AS"));
+        // The prelude is read once; nums (every branch) and la4 (four
+        // branches) are cached, after the views they read.
+        assert!(view("lines").is_some() && view("items").is_some(), "{one}");
+        assert!(cached("nums").is_some() && cached("la4").is_some(), "{one}");
+        assert!(view("la3").unwrap() < cached("la4").unwrap());
+        assert!(view("items").unwrap() < cached("nums").unwrap());
+        assert!(st[st.len() - 2].contains("all_findings"), "{one}");
+        let last = st.last().unwrap();
+        assert!(last.starts_with("SELECT code, severity") && last.contains("FROM all_findings"));
+        // A cached view is dropped first, so the script runs again in one
+        // session.
+        let n = cached("nums").unwrap();
+        assert_eq!(st[n - 1].lines().last(), Some("DROP VIEW IF EXISTS nums"));
+    }
+
+    #[test]
+    fn references_are_whole_names_after_from_or_join() {
+        let t = "SELECT * FROM st2 AS y LEFT JOIN st ON x\nFROM st)\nFROM stx";
+        assert_eq!(references(t, "st"), 2);
+        assert_eq!(references(t, "st2"), 1);
+        assert_eq!(references(t, "lines"), 0);
+        let q =
+            "-- c\nWITH a AS (\n  SELECT 1\n),\nb AS (\n  SELECT * FROM a\n)\nSELECT * FROM b\n";
+        let (head, ctes, main) = split_ctes(q).unwrap();
+        assert_eq!(head, "-- c\n");
+        assert_eq!(ctes, vec![("a", "  SELECT 1"), ("b", "  SELECT * FROM a")]);
+        assert_eq!(main, "SELECT * FROM b\n");
     }
 
     #[test]
