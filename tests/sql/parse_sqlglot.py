@@ -23,7 +23,7 @@ def main():
         for p in parts[:-1]:
             assert dialect == "spark", f"{f}: {len(parts)} statements, expected one query"
             t = sqlglot.parse_one(p, read=READ[dialect], error_level=ErrorLevel.RAISE)
-            assert isinstance(t, (sqlglot.exp.Drop, sqlglot.exp.Cache, sqlglot.exp.Create)), f"{f}: {type(t)}"
+            assert isinstance(t, (sqlglot.exp.Drop, sqlglot.exp.Cache, sqlglot.exp.Create, sqlglot.exp.Set)), f"{f}: {type(t)}"
         sql = parts[-1]
         trees = sqlglot.parse(sql, read=READ[dialect], error_level=ErrorLevel.RAISE)
         assert len(trees) == 1, f"{f}: {len(trees)} statements, expected one query"
