@@ -200,6 +200,21 @@ pub(super) fn dup_ctes(d: Dialect) -> Vec<String> {
     ]
 }
 
+/// Where `sql` defines the relation `name`: a CTE `name AS (`, or in the
+/// Spark script a view (`VIEW name AS`, `CACHE TABLE name AS`); for tests
+/// that look for a branch's parts in every dialect.
+#[cfg(test)]
+pub(crate) fn definition(sql: &str, name: &str) -> Option<usize> {
+    [
+        format!("{name} AS ("),
+        format!("VIEW {name} AS\n"),
+        format!("CACHE TABLE {name} AS\n"),
+    ]
+    .iter()
+    .filter_map(|p| sql.find(p.as_str()))
+    .min()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
