@@ -4,7 +4,7 @@
 # fixtures, and compares each result with `billaudit audit` exactly
 # (tests/sql/run_sql.py). Installs pyspark from PyPI and a Java runtime from
 # Debian when missing; exit 3, with the installer's reason, when it cannot
-# (.ci/run fails on that under CI, and reports a skip elsewhere). About 2 minutes on 2 cores, most of it JVM start and Spark planning.
+# (.ci/run fails on that under CI, and reports a skip elsewhere). About 13 minutes on 2 loaded cores (docs/ci.md), most of it Spark planning the findings script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/steps.sh

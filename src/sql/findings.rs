@@ -23,6 +23,8 @@ pub(super) mod commitment;
 mod plan;
 #[path = "findings_price.rs"]
 mod price;
+#[path = "findings_shape.rs"]
+pub mod shape;
 
 /// The columns of the result, in order.
 pub const COLUMNS: &[&str] = &[
@@ -160,8 +162,10 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
             not_in.concat()
         ),
     );
-    s.push_str(&nums(opts));
-    s.push_str(&super::query::totals_cte(&o, d));
+    // `nums` in the dialect's shape (kept once; Spark: a cached view),
+    // the totals over it.
+    let mut s = shape::with_nums(d, s, &nums(opts, &severity));
+    s.push_str(&super::query::totals_cte(&o, d, "nums"));
     if [
         Check::LineArithmetic,
         Check::AboveListPrice,
@@ -231,13 +235,18 @@ pub fn generate_findings(opts: &SqlOptions) -> Result<Generated, SqlError> {
         selects.join("\nUNION ALL\n"),
         COLUMNS.join(", ")
     ));
-    Ok(Generated { sql: s })
+    Ok(Generated {
+        sql: shape::finish(d, s),
+    })
 }
 
-/// `nums`: each item's category (`other` where no rule matched, and the
-/// flag), figures as unscaled integers and scales, dates as TIMESTAMPs and
-/// the declared block.
-fn nums(opts: &SqlOptions) -> String {
+/// `nums`' SELECT: each item's category (`other` where no rule matched,
+/// and the flag), figures as unscaled integers and scales, dates as
+/// TIMESTAMPs and the declared block ([`shape::with_nums`] makes it a CTE).
+/// With them, the per-row values of the checks `severity` turns on
+/// (`billing-rounding`, `billing-granularity`,
+/// `plan-costlier-than-on-demand`).
+fn nums(opts: &SqlOptions, severity: &dyn Fn(Check) -> Option<Severity>) -> String {
     let d = opts.dialect;
     let mut cols: Vec<String> = Vec::new();
     for (t, n) in [
@@ -254,8 +263,15 @@ fn nums(opts: &SqlOptions) -> String {
         cols.push(format!("{sc} AS {n}_s"));
     }
     cols.push(format!("{} AS block", block(d)));
+    if severity(Check::BillingRounding).is_some() || severity(Check::BillingGranularity).is_some() {
+        cols.extend(findings_usage::nums_columns(d));
+    }
+    if severity(Check::PlanCostlierThanOnDemand).is_some() {
+        cols.extend(plan::nums_columns(d));
+    }
     format!(
-        "nums AS (\n  SELECT *,\n    {}\n  FROM items\n),\n",
+        "{},\n    {}\n  FROM items",
+        shape::nums_columns(d),
         cols.join(",\n    ")
     )
 }
@@ -424,13 +440,12 @@ fn above_list_price(c: &Ctx) -> Branch {
 /// whose cells (all but the row-id columns) equal an earlier row's in the
 /// same bill. Exact: no window of remembered rows.
 fn duplicate_line(c: &Ctx) -> Branch {
-    let dup = "dup AS (\n  SELECT *,\n    min(line_no) OVER (PARTITION BY currency, row_key) AS first_line,\n    row_number() OVER (PARTITION BY currency, row_key ORDER BY line_no) AS nth\n  FROM nums\n  WHERE amount <> 0\n)".to_string();
     let msg = format!(
         "concat('repeats line ', coalesce(CAST(first_line AS {}), '?'), ': ', description, ' ', a_text, ' is charged again')",
         c.s()
     );
     Branch {
-        ctes: vec![dup],
+        ctes: shape::dup_ctes(c.d),
         select: format!(
             "{}\nFROM dup WHERE nth > 1",
             c.row(

@@ -187,6 +187,21 @@ fn whole(d: Dialect) -> String {
 }
 
 /// `billing-rounding` (`audit/billing_rounding.rs`): a line of a whole
+/// The per-row values of `billing-rounding` (`br_per`: the hours of one
+/// unit of the folded unit) and `billing-granularity` (`bg_per`: of the
+/// unit, on compute rows), as columns of `nums`, where the engine computes
+/// them once a row (`findings_shape.rs`).
+pub(super) fn nums_columns(d: Dialect) -> Vec<String> {
+    let compute = d.lit(Category::Compute.as_str());
+    vec![
+        format!("{} AS br_per", unit_hours_sql(d, &folded(d, "unit"))),
+        format!(
+            "CASE WHEN category = {compute} THEN {} END AS bg_per",
+            unit_hours_sql(d, "unit")
+        ),
+    ]
+}
+
 /// quantity above zero in hours (`is_hours` of the folded unit) whose
 /// start and end span more than zero seconds, billed more than half a unit
 /// of the quantity's last place above the elapsed hours, the quantity being
@@ -195,8 +210,7 @@ fn whole(d: Dialect) -> String {
 pub(super) fn billing_rounding(d: Dialect, day_first: bool, row: Row) -> Parts {
     let p = |k: &str| pow10(d, k);
     let br1 = format!(
-        "br1 AS (\n  SELECT *, {} AS per\n  FROM nums\n  WHERE q_u > 0 AND {} AND unit IS NOT NULL AND start_text IS NOT NULL AND end_text IS NOT NULL\n)",
-        unit_hours_sql(d, &folded(d, "unit")),
+        "br1 AS (\n  SELECT *, br_per AS per\n  FROM nums\n  WHERE q_u > 0 AND {} AND unit IS NOT NULL AND start_text IS NOT NULL AND end_text IS NOT NULL\n)",
         whole(d)
     );
     let br2 = format!(
@@ -261,8 +275,7 @@ pub(super) fn billing_granularity(d: Dialect, day_first: bool, row: Row) -> Part
     let compute = d.lit(Category::Compute.as_str());
     let p = |k: &str| pow10(d, k);
     let bg1 = format!(
-        "bg1 AS (\n  SELECT *, {} AS per\n  FROM nums\n  WHERE category = {compute} AND q_u > 0 AND unit IS NOT NULL AND start_text IS NOT NULL AND end_text IS NOT NULL\n)",
-        unit_hours_sql(d, "unit")
+        "bg1 AS (\n  SELECT *, bg_per AS per\n  FROM nums\n  WHERE category = {compute} AND q_u > 0 AND unit IS NOT NULL AND start_text IS NOT NULL AND end_text IS NOT NULL\n)"
     );
     let bg2 = format!(
         "bg2 AS (\n  SELECT *, {}\n  FROM bg1 WHERE per IS NOT NULL\n)",

@@ -291,18 +291,22 @@ pub(super) fn prelude(opts: &SqlOptions, findings: bool) -> Result<Prelude, SqlE
 /// The `totals` CTE over `items` at the query's grain, and the final
 /// SELECT with the shares and the share checks.
 fn totals_and_checks(opts: &SqlOptions, d: Dialect, m: &str, s: &mut String) {
-    totals_select(opts, d, m, s, false);
+    totals_select(opts, d, m, s, None);
 }
 
-/// `totals AS (..),\nshares AS (..),\n`: the totals query as CTEs, for
-/// the share checks of the findings query.
-pub(super) fn totals_cte(opts: &SqlOptions, d: Dialect) -> String {
+/// `totals AS (..),\nshares AS (..),\n`: the totals query as CTEs over
+/// `from` (the findings query's `nums`: its rows are `items`' with more
+/// columns, read once), for the share checks of the findings query.
+pub(super) fn totals_cte(opts: &SqlOptions, d: Dialect, from: &str) -> String {
     let mut s = String::new();
-    totals_select(opts, d, &d.money(), &mut s, true);
+    totals_select(opts, d, &d.money(), &mut s, Some(from));
     s
 }
 
-fn totals_select(opts: &SqlOptions, d: Dialect, m: &str, s: &mut String, as_cte: bool) {
+/// With `cte` (the relation read), the totals as CTEs; without, the
+/// totals query's final SELECT over `items`.
+fn totals_select(opts: &SqlOptions, d: Dialect, m: &str, s: &mut String, cte: Option<&str>) {
+    let as_cte = cte.is_some();
     let keys: Vec<&str> = match opts.grain {
         Grain::Bill => vec!["billing_account", "currency", "billing_period"],
         Grain::Currency => vec!["currency"],
@@ -347,7 +351,8 @@ fn totals_select(opts: &SqlOptions, d: Dialect, m: &str, s: &mut String, as_cte:
         sum_if(format!("category IN ({})", in_list(&hidden_cats)))
     ));
     s.push_str(&format!(
-        "\n  FROM items\n  GROUP BY {}\n){}\n",
+        "\n  FROM {}\n  GROUP BY {}\n){}\n",
+        cte.unwrap_or("items"),
         keys.join(", "),
         if as_cte { ",\nshares AS (" } else { "" }
     ));

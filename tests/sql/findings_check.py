@@ -175,6 +175,8 @@ class Spark:
                       .config("spark.ui.showConsoleProgress", "false")
                       .config("spark.sql.ansi.enabled", "true")
                       .config("spark.sql.shuffle.partitions", "1")
+                      # The script's cached views of each bill (freed after it).
+                      .config("spark.driver.memory", os.environ.get("BILLAUDIT_SPARK_MEMORY", "2g"))
                       # Whole-stage code generation of this query fails to
                       # compile and falls back after minutes (docs/at-scale.md).
                       .config("spark.sql.codegen.wholeStage", os.environ.get("BILLAUDIT_SPARK_CODEGEN", "false"))
@@ -196,7 +198,18 @@ class Spark:
             csv.writer(h).writerow(df.columns + [LINE_COL])
         sql = query(bin_, "spark", profile, view, ["--header-from", h.name, "--line-column", LINE_COL])
         os.unlink(h.name)
-        rows = self.spark.sql(sql).collect()
+        # A script for Spark: `nums` cached as a view, then the findings
+        # query (statements end with `;` and an empty line).
+        *before, last = [st.strip() for st in sql.split(";\n\n") if st.strip()]
+        for st in before:
+            self.spark.sql(st)
+        rows = self.spark.sql(last).collect()
+        # One session for every bill: the script's views and caches (and
+        # this bill's table) go before the next, or the driver's heap fills.
+        self.spark.catalog.clearCache()
+        for t in self.spark.catalog.listTables():
+            if t.isTemporary:
+                self.spark.catalog.dropTempView(t.name)
         QUERY_DIFFS.clear()
         QUERY_DIFFS.update({(r["code"], r["line"]): Decimal(r["difference"]) for r in rows
                             if r["code"] in DIFF_CODES and r["line"] is not None})
