@@ -86,7 +86,12 @@ fn kind(cell: &str, mark: DecimalMark) -> Kind {
         return Kind::Empty;
     }
     let dateish = t.contains(['-', '/', '.', ':', '年']) || t.chars().any(char::is_alphabetic);
-    if dateish && (date::parse_datetime(t).is_some() || date::parse_range(t).is_some()) {
+    // `2001.01` is an amount as well as January 2001: a number here; a
+    // column of nothing else is a period ([`year_month`]).
+    if dateish
+        && !year_month(t)
+        && (date::parse_datetime(t).is_some() || date::parse_range(t).is_some())
+    {
         return Kind::Date;
     }
     if let Ok(Cell::Value(_)) = parse_number(t, mark) {
@@ -96,6 +101,17 @@ fn kind(cell: &str, mark: DecimalMark) -> Kind {
         return Kind::Currency;
     }
     Kind::Text
+}
+
+/// A cell that reads both as a number and as a month (`2025.11`: four
+/// digits, a dot, two): in a column of nothing else, a period; among other
+/// numbers (`0.01`, `2001.01`), an amount.
+fn year_month(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.len() == 7
+        && b[4] == b'.'
+        && b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit)
+        && (date::parse_datetime(t).is_some() || date::parse_range(t).is_some())
 }
 
 fn value(cell: &str, mark: DecimalMark) -> Option<Decimal> {
@@ -205,10 +221,18 @@ pub(crate) fn infer(
     }
     // A column of numbers: numbers in nine of ten filled cells, filled on
     // more than half the rows.
+    // A column whose every cell is a month (`2025.11`) is a period, not
+    // money.
+    let months = |c: usize| {
+        data.iter()
+            .filter(|r| year_month(number::trim(&r[c])))
+            .count()
+    };
+    let period_like = |c: usize| nonempty(c) > 0 && months(c) == nonempty(c);
     let numeric: Vec<usize> = (0..width)
         .filter(|&c| {
             let f = nonempty(c);
-            f * 2 > n && share(c, Kind::Number) * 10 >= f * 9
+            f * 2 > n && share(c, Kind::Number) * 10 >= f * 9 && !period_like(c)
         })
         .collect();
     if numeric.is_empty() {
@@ -329,20 +353,26 @@ pub(crate) fn infer(
     // Dates.
     let dates: Vec<usize> = (0..width)
         .filter(|&c| {
-            !taken(&map, c) && nonempty(c) > 0 && share(c, Kind::Date) * 10 >= nonempty(c) * 9
+            !taken(&map, c)
+                && nonempty(c) > 0
+                && (period_like(c) || share(c, Kind::Date) * 10 >= nonempty(c) * 9)
         })
         .collect();
     let has_dates = [Role::Date, Role::Start, Role::End, Role::Period]
         .iter()
         .any(|r| map.get(*r).is_some());
     if !has_dates {
-        let why = |k: usize| format!("dates on {k} of {n} rows");
+        // A period column's months count as its dates.
+        let why = |c: usize| {
+            let k = share(c, Kind::Date) + if period_like(c) { months(c) } else { 0 };
+            format!("dates on {k} of {n} rows")
+        };
         match dates.as_slice() {
             [] => {}
-            [d] => put(&mut map, Role::Date, *d, why(share(*d, Kind::Date))),
+            [d] => put(&mut map, Role::Date, *d, why(*d)),
             [s, e, ..] => {
-                put(&mut map, Role::Start, *s, why(share(*s, Kind::Date)));
-                put(&mut map, Role::End, *e, why(share(*e, Kind::Date)));
+                put(&mut map, Role::Start, *s, why(*s));
+                put(&mut map, Role::End, *e, why(*e));
             }
         }
     }

@@ -114,3 +114,33 @@ fn overrides_by_position_and_by_name() {
     assert_eq!(override_column(&["a".into(), "b".into()], "0"), None);
     assert_eq!(override_column(&["a".into(), "b".into()], " B "), Some(1));
 }
+
+#[test]
+fn an_amount_that_reads_as_a_month_is_still_an_amount() {
+    // Found by props_shapes: `2001.01` also reads as January 2001, so the
+    // amount column held "dates" and the quantity (all 1) was taken for the
+    // amount (total 3 instead of 0.01 + 2001.01 + 0.01 = 2001.03).
+    let r = rows(&[
+        &["GPU", "0.01", "0.01", "USD", "1", "2025-11-30"],
+        &["GPU", "2001.01", "2001.01", "USD", "1", "2025-11-30"],
+        &["GPU", "0.01", "0.01", "USD", "1", "2025-11-30"],
+        &["Subtotal", "2001.03", "", "USD", "", "2025-11-30"],
+    ]);
+    let i = infer(&r, &Vec::new(), DecimalMark::Dot).expect("inferred");
+    // Columns 2 and 3 are equal (quantity 1): the rightmost of the tie
+    // rule's two amounts, either of which sums 2001.03 on the items.
+    assert!(matches!(role(&i, Role::Amount), Some(1 | 2)), "{:?}", i.map);
+    assert_eq!(role(&i, Role::Date), Some(5));
+}
+
+#[test]
+fn a_column_of_months_alone_is_a_period_not_money() {
+    let r = rows(&[
+        &["GPU hours", "2025.11", "120.50"],
+        &["Disk", "2025.11", "30.00"],
+        &["Egress", "2025.11", "10.00"],
+    ]);
+    let i = infer(&r, &Vec::new(), DecimalMark::Dot).expect("inferred");
+    assert_eq!(role(&i, Role::Amount), Some(2));
+    assert_eq!(role(&i, Role::Date), Some(1));
+}
