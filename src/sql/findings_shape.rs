@@ -11,7 +11,7 @@
 //!   the rows whose `hash(row_key)` another row of the bill shares are
 //!   compared on their cells (an equal key has an equal hash, so no
 //!   duplicate is missed; the cells decide, so no collision is reported).
-//! - **Spark**: the query is a script of statements ([`finish`]): each CTE
+//! - **Spark**: the query is a script of statements (`finish`): each CTE
 //!   a temporary view of its name, cached (`CACHE TABLE name AS ...`) when
 //!   more than one later part reads it, then the final SELECT. Catalyst
 //!   inlines a CTE into every reference (and a view is analysed again
