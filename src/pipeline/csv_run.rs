@@ -494,31 +494,13 @@ fn scan_dates(prefix: &str, delimiter: u8, header: &[String], map: &ColumnMap) -
         .into_iter()
         .filter_map(|r| map.get(r))
         .collect();
-    let mut cells = Vec::new();
-    if !cols.is_empty() {
-        let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
-        let mut rec = ByteRecord::new();
-        // A file without a header row (inferred columns) is data from the top.
-        let mut past_header = header.is_empty();
-        // The prefix may end inside the last record: it is not read.
-        let mut last = Vec::new();
-        while let Ok(true) = rdr.read_byte_record(&mut rec) {
-            if !past_header {
-                past_header = rec.iter().map(String::from_utf8_lossy).eq(header
-                    .iter()
-                    .map(|h| std::borrow::Cow::Borrowed(h.as_str())));
-                continue;
-            }
-            cells.append(&mut last);
-            for &c in &cols {
-                if let Some(t) = rec.get(c).and_then(|b| std::str::from_utf8(b).ok()) {
-                    last.push(t.to_string());
-                }
-            }
-        }
-        if prefix.ends_with('\n') {
-            cells.append(&mut last);
-        }
-    }
-    DateScan::decide(map.date_order, cells.iter().map(String::as_str))
+    let rows = if cols.is_empty() {
+        Vec::new()
+    } else {
+        super::sniff::rows_after_header(prefix, delimiter, header, usize::MAX)
+    };
+    let cells = rows
+        .iter()
+        .flat_map(|r| cols.iter().filter_map(|&c| r.get(c)));
+    DateScan::decide(map.date_order, cells.map(String::as_str))
 }

@@ -99,10 +99,11 @@ pub(super) fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
     with * 2 > lines.len()
 }
 
-/// The rows of `prefix` below its `header` row, at most `limit`, the last
-/// one left out when the prefix may end inside it: the sample a recognised
-/// header's missing description is inferred from
-/// ([`infer::description_from_content`]).
+/// The rows of `prefix` below its `header` row (all of them when `header`
+/// is empty), at most `limit`, the last one left out when the prefix may
+/// end inside it: the sample a recognised header's missing description is
+/// inferred from ([`infer::description_from_content`]), and the dates the
+/// order of slashed dates is decided from.
 pub(super) fn rows_after_header(
     prefix: &str,
     delimiter: u8,
@@ -111,7 +112,8 @@ pub(super) fn rows_after_header(
 ) -> Vec<Vec<String>> {
     let mut rdr = ingest::csv::reader(prefix.as_bytes(), delimiter);
     let mut rec = ByteRecord::new();
-    let mut past_header = false;
+    // A file without a header row (inferred columns) is data from the top.
+    let mut past_header = header.is_empty();
     let mut rows: Vec<Vec<String>> = Vec::new();
     while rows.len() <= limit {
         match rdr.read_byte_record(&mut rec) {
