@@ -169,20 +169,63 @@ class Spark:
     name = "spark"
 
     def __init__(self):
-        from pyspark.sql import SparkSession
-        self.spark = (SparkSession.builder.master("local[2]").appName("billaudit-findings")
-                      .config("spark.ui.enabled", "false")
-                      .config("spark.ui.showConsoleProgress", "false")
-                      .config("spark.sql.ansi.enabled", "true")
-                      .config("spark.sql.shuffle.partitions", "1")
-                      # The script's cached views of each bill (freed after it).
-                      .config("spark.driver.memory", os.environ.get("BILLAUDIT_SPARK_MEMORY", "2g"))
-                      # Whole-stage code generation of this query fails to
-                      # compile and falls back after minutes (docs/at-scale.md).
-                      .config("spark.sql.codegen.wholeStage", os.environ.get("BILLAUDIT_SPARK_CODEGEN", "false"))
-                      .getOrCreate())
-        self.spark.sparkContext.setLogLevel("ERROR")
+        self.spark = self.session()
         self.n = 0
+
+    @staticmethod
+    def session():
+        from pyspark.sql import SparkSession
+        spark = (SparkSession.builder.master("local[2]").appName("billaudit-findings")
+                 .config("spark.ui.enabled", "false")
+                 .config("spark.ui.showConsoleProgress", "false")
+                 .config("spark.sql.ansi.enabled", "true")
+                 .config("spark.sql.shuffle.partitions", "1")
+                 # The script's cached views of each bill (freed after it).
+                 .config("spark.driver.memory", os.environ.get("BILLAUDIT_SPARK_MEMORY", "2g"))
+                 # Whole-stage code generation of this query fails to
+                 # compile and falls back after minutes (docs/at-scale.md).
+                 .config("spark.sql.codegen.wholeStage", os.environ.get("BILLAUDIT_SPARK_CODEGEN", "false"))
+                 .getOrCreate())
+        spark.sparkContext.setLogLevel("ERROR")
+        return spark
+
+    def heap_mb(self):
+        """The driver's heap in use after a full collection, and its maximum."""
+        jvm = self.spark.sparkContext._jvm
+        jvm.System.gc()
+        rt = jvm.java.lang.Runtime.getRuntime()
+        return (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20
+
+    def free(self):
+        """Frees what one bill's script left in the session. Its views and
+        caches go, but the driver's heap after a full collection still
+        grows by 150-300 MB a bill on these scripts (a heap histogram shows
+        Catalyst trees and the SQL parser's DFA cache), so the sixth bill
+        of `scripts/spark-check.sh` found no memory for a broadcast or an
+        aggregation (CI of 2026-12-02). A new SparkContext in the same JVM
+        gave back only part of it (1097 MB to 706, 1382 to 1141). So when
+        more than half the heap is still in use after a bill, the session
+        and its JVM are stopped and the next bill starts a new JVM."""
+        from pyspark import SparkContext
+        self.spark.catalog.clearCache()
+        for t in self.spark.catalog.listTables():
+            if t.isTemporary:
+                self.spark.catalog.dropTempView(t.name)
+        used, most = self.heap_mb()
+        if used * 2 <= most:
+            return
+        self.spark.stop()
+        gateway = SparkContext._gateway
+        proc = getattr(gateway, "proc", None)
+        gateway.shutdown()
+        if proc is not None:
+            proc.stdin.close()  # the JVM of PySpark ends when its stdin does
+            proc.wait(timeout=120)
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+        self.spark = self.session()
+        print(f"spark: {used} MB of the driver's {most} MB heap in use after a bill; "
+              f"a new JVM ({self.heap_mb()[0]} MB in use)", file=sys.stderr)
 
     def findings(self, bin_, path, profile):
         from pyspark.sql.types import StructType, StructField, StringType, LongType
@@ -204,12 +247,8 @@ class Spark:
         for st in before:
             self.spark.sql(st)
         rows = self.spark.sql(last).collect()
-        # One session for every bill: the script's views and caches (and
-        # this bill's table) go before the next, or the driver's heap fills.
-        self.spark.catalog.clearCache()
-        for t in self.spark.catalog.listTables():
-            if t.isTemporary:
-                self.spark.catalog.dropTempView(t.name)
+        # One session for bills while the driver's heap allows.
+        self.free()
         QUERY_DIFFS.clear()
         QUERY_DIFFS.update({(r["code"], r["line"]): Decimal(r["difference"]) for r in rows
                             if r["code"] in DIFF_CODES and r["line"] is not None})
