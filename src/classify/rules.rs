@@ -33,12 +33,17 @@ pub struct Rule {
 
 use Category::*;
 
+mod first;
 mod services;
 
-/// Every built-in rule, in the order they are tried: the tiers of
+/// Every built-in rule, in the order they are tried: the first tier
+/// (`first::FIRST`: tax, credit and the look-alikes), the tiers of
 /// `TIERS`, then the managed services of `services::SERVICES`.
 pub const BUILTIN: &[Rule] =
-    &concat::<{ TIERS.len() + services::SERVICES.len() }>(TIERS, services::SERVICES);
+    &concat::<{ first::FIRST.len() + TIERS.len() + services::SERVICES.len() }>(
+        first::FIRST,
+        &concat::<{ TIERS.len() + services::SERVICES.len() }>(TIERS, services::SERVICES),
+    );
 
 /// `a` then `b` in one array, at compile time (`a` is not empty).
 const fn concat<const N: usize>(a: &[Rule], b: &[Rule]) -> [Rule; N] {
@@ -56,124 +61,9 @@ const fn concat<const N: usize>(a: &[Rule], b: &[Rule]) -> [Rule; N] {
     out
 }
 
-/// The tiers before the managed services (the order of the module's doc).
+/// The tiers after the first and before the managed services (the order
+/// of the module's doc).
 const TIERS: &[Rule] = &[
-    Rule {
-        id: "tax",
-        category: Tax,
-        patterns: &[
-            "=tax",
-            "=taxes",
-            "=vat",
-            "=gst",
-            "=hst",
-            "=pst",
-            "sales tax",
-            "withholding",
-            "税额",
-            "增值税",
-            "税费",
-            "税金",
-            "消费税",
-            // de, fr, es/it, nl, ja
-            "=mwst",
-            "mehrwertsteuer",
-            "umsatzsteuer",
-            "=ust",
-            "=tva",
-            "=iva",
-            "=btw",
-            "消費税",
-        ],
-        non_positive_only: false,
-        why: "taxes are their own category and never hidden fees",
-    },
-    Rule {
-        id: "credit",
-        category: Credit,
-        patterns: &[
-            "=credit",
-            "=credits",
-            "=discount",
-            "=refund",
-            "=voucher",
-            "=coupon",
-            "=promotion",
-            "promotional",
-            "=rebate",
-            "=bundleddiscount",
-            "savingsplannegation",
-            "代金券",
-            "优惠",
-            "退款",
-            "折扣",
-            "返还",
-            "抵扣",
-            "降配",
-            "退订",
-            "赠送",
-            // de, fr, es, nl, ja
-            "gutschrift",
-            "rabatt",
-            "=remise",
-            "réduction",
-            "=descuento",
-            "=korting",
-            "割引",
-            "値引",
-            // it
-            "=sconto",
-        ],
-        non_positive_only: true,
-        why: "credits, discounts and refunds that are their own rows (negative or zero amounts only)",
-    },
-    Rule {
-        id: "other-lookalike",
-        category: Other,
-        patterns: &[
-            // Certificates are neither servers nor storage (`SSLサーバ証明書`).
-            "=ssl",
-            "certificate",
-            "証明書",
-            "证书",
-            "earlydelete",
-            "early delete",
-            "extended support",
-            "extendedsupport",
-            "defender",
-            // A security scanner billed per scanned instance-hour
-            // (`Amazon Inspector APS1-EC2-Scanning`), as Defender: not compute.
-            "amazon inspector",
-            "log ingestion",
-            "log storage",
-            // GCP Cloud Logging's ingestion SKU, not a disk.
-            "log volume",
-            "logs storage",
-            "cloudwatch",
-            "=support",
-            "support plan",
-            "=license",
-            "=licence",
-            "licensing",
-            "许可",
-            "技术支持",
-            "日志",
-            "data factory",
-            "workflow orchestration",
-            "workflow automation",
-        ],
-        non_positive_only: false,
-        why: "look like fees but are not hidden fees: early-delete penalties, support, licences, security add-ons, logs, and workflow products (Azure Data Factory's `Orchestration Activity Runs`, FOCUS `Workflow Orchestration`): the product, not a cluster fee",
-    },
-    // Before bandwidth, whose `internet` it contains: `Internet of Things`
-    // is a kind of service, not traffic.
-    Rule {
-        id: "service-iot",
-        category: Other,
-        patterns: &["internet of things", "=iot"],
-        non_positive_only: false,
-        why: "Internet of Things services priced per device or message",
-    },
     Rule {
         id: "replica",
         category: StorageReplica,
@@ -217,6 +107,33 @@ const TIERS: &[Rule] = &[
             // it
             "copia di sicurezza",
             "copie di sicurezza",
+            // ko, pl, ru, tr, sv, da, nb, fi, cs, vi
+            "스냅샷",
+            "백업",
+            "복제본",
+            "kopie zapasowe",
+            "kopia zapasowa",
+            "kopii zapasowych",
+            "migawk",
+            "replikacj",
+            "резервн",
+            "снапшот",
+            "снимок",
+            "снимки",
+            "репликац",
+            "yedekleme",
+            "anlık görüntü",
+            "säkerhetskopi",
+            "ögonblicksbild",
+            "sikkerhedskopi",
+            "sikkerhetskopi",
+            "varmuuskopi",
+            "tilannevedos",
+            "zálohování",
+            "záloha",
+            "zálohy",
+            "snímek",
+            "sao lưu",
         ],
         non_positive_only: false,
         why: "snapshots, backups and redundant copies of storage",
@@ -329,6 +246,34 @@ const TIERS: &[Rule] = &[
             // it
             "traffico",
             "trasferimento dati",
+            // ko, pl, ru, tr, sv, da, nb, fi, cs, vi
+            "트래픽",
+            "대역폭",
+            "데이터 전송",
+            "네트워크 전송",
+            "transfer danych",
+            "transfer wychodząc",
+            "transfer przychodząc",
+            "ruch sieciow",
+            "przepustowość",
+            "трафик",
+            "передача данных",
+            "передачи данных",
+            "пропускная способность",
+            "=trafik",
+            "veri transfer",
+            "bant genişliği",
+            "datatrafik",
+            "dataöverföring",
+            "bandbredd",
+            "dataoverførsel",
+            "tiedonsiirto",
+            "kaistanleveys",
+            "přenos dat",
+            "datový přenos",
+            "šířka pásma",
+            "băng thông",
+            "lưu lượng",
         ],
         non_positive_only: false,
         why: "egress, ingress, inter-region and inter-AZ transfer, NAT, public IPs, CDN",
@@ -384,6 +329,25 @@ const TIERS: &[Rule] = &[
             "tarifa de gestión",
             "taxa de gerenciamento",
             "gerenciamento do cluster",
+            // ko, pl, ru, tr, sv, da, nb, fi, cs, vi
+            "관리 수수료",
+            "관리비",
+            "클러스터 관리",
+            "플랫폼 수수료",
+            "opłata za zarządzanie",
+            "zarządzanie klastr",
+            "opłata platformow",
+            "плата за управление",
+            "управление кластер",
+            "комиссия платформ",
+            "yönetim ücreti",
+            "küme yönetimi",
+            "platform ücreti",
+            "förvaltningsavgift",
+            "administrationsavgift",
+            "plattformsavgift",
+            "poplatek za správu",
+            "správa clusteru",
             "管理料",
             "プラットフォーム料",
         ],
@@ -522,6 +486,23 @@ const TIERS: &[Rule] = &[
             "メモリ",
             // it
             "istanza",
+            // ko, pl, ru, tr, sv, da, nb, fi, cs, vi
+            "서버",
+            "인스턴스",
+            "컴퓨팅",
+            "serwer",
+            "instancj",
+            "maszyna wirtualna",
+            "maszyny wirtualnej",
+            "сервер",
+            "виртуальн",
+            "инстанс",
+            "sunucu",
+            "sanal makine",
+            "virtuell maskin",
+            "virtuaalikone",
+            "virtuální stroj",
+            "máy chủ",
         ],
         non_positive_only: false,
         why: "machines: GPU and CPU instance time, servers, VMs, RAM, whatever disk their names carry",
@@ -580,6 +561,21 @@ const TIERS: &[Rule] = &[
             "ディスク",
             // it
             "archiviazione",
+            // ko, pl, ru, tr, sv, da, nb, fi, cs, vi
+            "스토리지",
+            "저장소",
+            "디스크",
+            "przestrzeń dyskow",
+            "=dysk",
+            "dysku",
+            "magazyn danych",
+            "хранилищ",
+            "диск",
+            "depolama",
+            "lagring",
+            "tallennustila",
+            "úložiště",
+            "lưu trữ",
         ],
         non_positive_only: false,
         why: "storage the customer provisioned: disks, drives, volumes, file systems, object storage",

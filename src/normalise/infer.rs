@@ -433,9 +433,16 @@ pub(crate) fn infer(
     map.names = norm_names;
     map.raw = raw;
     map.row_ids = row_id_columns(&map.names);
-    // The currency, when no column states it: the one symbol the texts use.
+    // The currency, when no column states it: the one the headers name
+    // (`Betrag CHF`), else the one symbol the texts use.
     let mut currency_note = None;
-    if map.get(Role::Currency).is_none() {
+    if let (Some(h), Some(amount)) = (head, map.get(Role::Amount)) {
+        let norm: Vec<_> = h.iter().map(|c| normalise_header(c)).collect();
+        map.set_header_currency(&norm, amount);
+    }
+    if map.get(Role::Currency).is_none() && map.header_currency.is_some() {
+        currency_note = map.currency_note();
+    } else if map.get(Role::Currency).is_none() {
         let mut found: Vec<(&'static str, String)> = Vec::new();
         // One-character symbols that are not ASCII (`€`, `£`, `¥`), and `$`.
         let symbols: Vec<&str> = crate::vocab::currency::symbols()

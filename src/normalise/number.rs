@@ -19,6 +19,84 @@ pub enum DecimalMark {
     Comma,
 }
 
+impl DecimalMark {
+    /// The mark a file's cells show, when its delimiter leaves it open: a
+    /// comma-delimited export may quote decimal-comma amounts (`"30,00"`,
+    /// a Dutch or Belgian invoice). [`DecimalMark::Comma`] when some cell
+    /// is a number whose last separator can only be a decimal comma
+    /// (`30,00`, `1.234,5`, `-0,125`: not `1,234`, which may be a
+    /// thousands group) and no cell's can only be a decimal point
+    /// (`12.50`, `1,234.5`); [`DecimalMark::Dot`] for the opposite (with the
+    /// first cell that shows it); `None`
+    /// when the cells show neither or both. A cell counts only when it is
+    /// digits and separators, with at most signs, brackets, spaces and
+    /// currency symbols around them (`€ 12,50`, `(5,10)`), never a
+    /// description with a number in it.
+    pub fn of_cells<'a>(
+        cells: impl IntoIterator<Item = &'a str>,
+    ) -> Option<(DecimalMark, &'a str)> {
+        let (mut comma, mut dot) = (None, None);
+        for cell in cells {
+            match mark_shown(cell) {
+                Some(DecimalMark::Comma) => comma = comma.or(Some(cell)),
+                Some(DecimalMark::Dot) => dot = dot.or(Some(cell)),
+                None => {}
+            }
+        }
+        match (comma, dot) {
+            (Some(c), None) => Some((DecimalMark::Comma, c)),
+            (None, Some(d)) => Some((DecimalMark::Dot, d)),
+            _ => None,
+        }
+    }
+}
+
+/// The decimal mark one cell can only be read with ([`DecimalMark::of_cells`]).
+fn mark_shown(cell: &str) -> Option<DecimalMark> {
+    let around = |c: char| !(c.is_alphanumeric() || c == '.' || c == ',');
+    let t = cell.trim_matches(around);
+    if t.is_empty()
+        || t.len() > MAX_NUMBER_LEN
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+    {
+        return None;
+    }
+    // Only a sign, brackets, spaces and currency symbols may stand around it.
+    let start = t.as_ptr() as usize - cell.as_ptr() as usize;
+    let outside = cell[..start].chars().chain(cell[start + t.len()..].chars());
+    if !outside
+        .into_iter()
+        .all(|c| c.is_whitespace() || "+-\u{2212}()".contains(c) || currency::is_symbol_char(c))
+    {
+        return None;
+    }
+    let last = t.rfind([',', '.'])?;
+    let (int, frac) = (&t[..last], &t[last + 1..]);
+    let sep = t.as_bytes()[last];
+    if frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) || int.is_empty() {
+        return None;
+    }
+    // What stands before the last separator: digits, or digits grouped in
+    // threes by the other separator.
+    let other = if sep == b',' { '.' } else { ',' };
+    let plain = int.bytes().all(|b| b.is_ascii_digit());
+    let grouped = !plain && is_grouped(int, other) && !int.contains(sep as char);
+    if !(plain || grouped) {
+        return None;
+    }
+    // `1,234` or `1.234` alone may be a thousands group in either reading.
+    if plain && frac.len() == 3 {
+        return None;
+    }
+    Some(if sep == b',' {
+        DecimalMark::Comma
+    } else {
+        DecimalMark::Dot
+    })
+}
+
 /// What a numeric cell held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cell {

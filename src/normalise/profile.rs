@@ -410,6 +410,19 @@ impl ColumnMap {
     /// What the report says about a file without a currency column: the
     /// currency a header suffix gave instead, or that there is none.
     /// `None` when a column states each row's currency.
+    /// The currency the headers name (`Amount (USD)`, `Betrag CHF`): the
+    /// amount column's, else the first header's that names one.
+    pub(crate) fn set_header_currency(&mut self, norm: &[NormHeader], amount: usize) {
+        self.header_currency_column = if norm.get(amount).is_some_and(|h| h.currency.is_some()) {
+            Some(amount)
+        } else {
+            norm.iter().position(|h| h.currency.is_some())
+        };
+        self.header_currency = self
+            .header_currency_column
+            .and_then(|i| norm[i].currency.clone());
+    }
+
     pub fn currency_note(&self) -> Option<String> {
         if self.get(Role::Currency).is_some() {
             return None;
@@ -595,14 +608,7 @@ pub fn map_header(
     if profile.ignored.contains(&map.names[amount]) {
         return None;
     }
-    map.header_currency_column = if norm[amount].currency.is_some() {
-        Some(amount)
-    } else {
-        norm.iter().position(|h| h.currency.is_some())
-    };
-    map.header_currency = map
-        .header_currency_column
-        .and_then(|i| norm[i].currency.clone());
+    map.set_header_currency(&norm, amount);
     for tier in &profile.class_tiers {
         let mut cols: Vec<usize> = Vec::new();
         for a in tier {

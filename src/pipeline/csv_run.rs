@@ -81,6 +81,8 @@ struct RunState<'o> {
     map: ColumnMap,
     header: Vec<String>,
     delimiter: u8,
+    /// The decimal mark, once the first part decided it ([`file_mark`]).
+    mark: Option<DecimalMark>,
     bills: Bills<'o>,
 }
 
@@ -229,6 +231,7 @@ impl<'o> Run<'o> {
                     map,
                     header: cells,
                     delimiter,
+                    mark: None,
                     bills,
                 });
                 found = Some(line);
@@ -248,11 +251,7 @@ impl<'o> Run<'o> {
                             .collect()
                     })
                     .collect();
-                let mark = if delimiter == b';' {
-                    DecimalMark::Comma
-                } else {
-                    DecimalMark::Dot
-                };
+                let (mark, mark_note) = file_mark(delimiter, &rows);
                 match infer::infer(&rows, &opts.columns, mark) {
                     Ok(inf) => {
                         let p = infer::profile();
@@ -268,6 +267,7 @@ impl<'o> Run<'o> {
                             &opts.policy,
                         );
                         bills.currency_note = inf.currency_note.clone();
+                        bills.notes.extend(mark_note);
                         for c in &inf.columns {
                             bills.notes.push(c.note());
                         }
@@ -279,6 +279,7 @@ impl<'o> Run<'o> {
                             map: inf.map,
                             header,
                             delimiter,
+                            mark: Some(mark),
                             bills,
                         });
                         found = Some(line);
@@ -324,21 +325,28 @@ impl<'o> Run<'o> {
         // Findings on this part's lines name this part, not the merged bill.
         state.bills.begin_part(path);
         state.bills.hold_unlabelled = small && !later_part;
-        let mark = state.profile.decimal_mark.unwrap_or(if delimiter == b';' {
-            DecimalMark::Comma
-        } else {
-            DecimalMark::Dot
-        });
-        if !later_part {
-            // A recognised header that names nothing to classify by: the
-            // description is inferred from the rows below it (a Parquet
-            // file's prefix is its first rows as CSV text).
-            let rows = super::sniff::rows_after_header(
+        // The first part decides the decimal mark for every later one.
+        let rows = (!later_part).then(|| {
+            super::sniff::rows_after_header(
                 &opened.prefix_text,
                 delimiter,
                 &state.header,
                 HEADER_SEARCH_ROWS,
-            );
+            )
+        });
+        if state.mark.is_none() {
+            let (mark, note) = match state.profile.decimal_mark {
+                Some(mark) => (mark, None),
+                None => file_mark(delimiter, rows.as_deref().unwrap_or_default()),
+            };
+            state.mark = Some(mark);
+            state.bills.notes.extend(note);
+        }
+        let mark = state.mark.unwrap_or_default();
+        if let Some(rows) = rows {
+            // A recognised header that names nothing to classify by: the
+            // description is inferred from the rows below it (a Parquet
+            // file's prefix is its first rows as CSV text).
             if let Some(c) =
                 infer::description_from_content(&mut state.map, &state.header, &rows, mark)
             {
@@ -503,4 +511,44 @@ fn scan_dates(prefix: &str, delimiter: u8, header: &[String], map: &ColumnMap) -
         .iter()
         .flat_map(|r| cols.iter().filter_map(|&c| r.get(c)));
     DateScan::decide(map.date_order, cells.map(String::as_str))
+}
+
+/// The decimal mark of a file whose profile names none: what the cells of
+/// its first rows show ([`DecimalMark::of_cells`]: a comma-delimited export
+/// may quote `"30,00"`), else the delimiter's custom: a decimal comma after
+/// `;`, a point otherwise. With the note the report gives when the cells
+/// overrule the custom.
+fn file_mark(delimiter: u8, rows: &[Vec<String>]) -> (DecimalMark, Option<String>) {
+    let custom = if delimiter == b';' {
+        DecimalMark::Comma
+    } else {
+        DecimalMark::Dot
+    };
+    match DecimalMark::of_cells(rows.iter().flatten().map(String::as_str)) {
+        Some((mark, cell)) if mark != custom => {
+            let name = match mark {
+                DecimalMark::Comma => "a decimal comma",
+                DecimalMark::Dot => "a decimal point",
+            };
+            let note = format!(
+                "numbers read with {name}: cells such as `{}` can be read no other way (the cells are parted by {})",
+                cell.trim(),
+                delimiter_name(delimiter)
+            );
+            (mark, Some(note))
+        }
+        Some((mark, _)) => (mark, None),
+        None => (custom, None),
+    }
+}
+
+/// How a note names a delimiter.
+fn delimiter_name(delimiter: u8) -> &'static str {
+    match delimiter {
+        b',' => "a comma",
+        b';' => "a semicolon",
+        b'\t' => "a tab",
+        b'|' => "a bar",
+        _ => "another character",
+    }
 }

@@ -64,6 +64,21 @@ pub const SUBTOTAL: &[&str] = &[
     "subtotale",
     "imponibile",
     "totale imponibile",
+    // Korean (`공급가액`: the supply value, before VAT)
+    "소계",
+    "공급가액",
+    "공급가",
+    // Polish, Russian, Turkish, Swedish, Finnish, Czech, Vietnamese
+    "razem netto",
+    "wartość netto",
+    "suma netto",
+    "итого без ндс",
+    "сумма без ндс",
+    "ara toplam",
+    "delsumma",
+    "välisumma",
+    "mezisoučet",
+    "cộng tiền hàng",
 ];
 
 /// Tax labels, by language.
@@ -98,6 +113,21 @@ pub const TAX: &[&str] = &[
     // Portuguese
     "impostos",
     "imposto",
+    // Korean, Polish, Russian, Turkish, Scandinavian, Finnish, Czech,
+    // Vietnamese, Indonesian
+    "부가세",
+    "부가가치세",
+    "세액",
+    "podatek vat",
+    "ндс",
+    "сумма ндс",
+    "kdv",
+    "moms",
+    "mva",
+    "alv",
+    "dph",
+    "thuế gtgt",
+    "ppn",
 ];
 
 /// Discount and credit labels, by language.
@@ -133,6 +163,16 @@ pub const CREDIT: &[&str] = &[
     "descuento",
     // Italian
     "sconto",
+    // Korean, Polish, Russian, Turkish, Swedish, Danish, Finnish, Czech,
+    // Portuguese
+    "할인",
+    "rabat",
+    "zniżka",
+    "скидка",
+    "indirim",
+    "alennus",
+    "sleva",
+    "desconto",
 ];
 
 /// Total labels, by language.
@@ -179,6 +219,28 @@ pub const TOTAL: &[&str] = &[
     "totale",
     "totale fattura",
     "totale documento",
+    // Korean
+    "합계",
+    "합계 금액",
+    "합계금액",
+    "총액",
+    "총 금액",
+    "청구 금액",
+    "청구금액",
+    // Polish, Russian, Turkish, Swedish, Danish/Norwegian, Finnish, Czech,
+    // Portuguese, Vietnamese
+    "razem brutto",
+    "wartość brutto",
+    "итого",
+    "всего",
+    "genel toplam",
+    "toplam",
+    "totalt",
+    "i alt",
+    "yhteensä",
+    "celkem",
+    "valor total",
+    "tổng cộng",
 ];
 
 /// Total labels that name what is left to pay: the total, unless a payment
@@ -200,6 +262,20 @@ pub const DUE: &[&str] = &[
     "net à payer",
     // Dutch
     "te betalen",
+    // Polish, Russian, Turkish, Swedish, Danish, Norwegian, Finnish, Czech,
+    // Portuguese, Italian
+    "do zapłaty",
+    "всего к оплате",
+    "итого к оплате",
+    "ödenecek tutar",
+    "att betala",
+    "at betale",
+    "å betale",
+    "maksettava",
+    "k úhradě",
+    "celkem k úhradě",
+    "total a pagar",
+    "totale da pagare",
 ];
 
 /// Payments and balances applied to an invoice after its total: not
@@ -277,10 +353,10 @@ const KINDS: [(SummaryKind, &[&str]); 5] = [
 
 /// The longest normalised label looked up, in bytes: room for a bilingual
 /// pair (`Promotional credits 代金券抵扣`, 35 bytes) of labels of at most
-/// 24 bytes (a test keeps them within it). A longer cell is not a summary
-/// label: the CSV reader asks about one cell of every row, and long cells
-/// are turned away by their length alone.
-const MAX_LABEL_BYTES: usize = 48;
+/// 32 bytes (a test keeps them within it; `всего к оплате` is 26). A
+/// longer cell is not a summary label: the CSV reader asks about one cell
+/// of every row, and long cells are turned away by their length alone.
+const MAX_LABEL_BYTES: usize = 64;
 
 /// Every label and its kind, for one lookup per question (every CSV row
 /// asks: Fx, not SipHash, which was 0.5% of an audit's CPU).
@@ -345,19 +421,34 @@ pub fn kind(label: &str) -> Option<SummaryKind> {
             space = true;
             continue;
         }
-        let mut utf8 = [0u8; 4];
-        let bytes = c.to_ascii_lowercase().encode_utf8(&mut utf8).as_bytes();
-        let need = bytes.len() + usize::from(space);
-        if n + need > MAX_LABEL_BYTES {
-            return None;
-        }
         if space {
+            if n + 1 > MAX_LABEL_BYTES {
+                return None;
+            }
             buf[n] = b' ';
             n += 1;
             space = false;
         }
-        buf[n..n + bytes.len()].copy_from_slice(bytes);
-        n += bytes.len();
+        // Lowercase as `normalise` does: `Итого`, `ÖDENECEK` too, not only
+        // ASCII (one character may lower to more than one).
+        let mut push = |c: char| {
+            let mut utf8 = [0u8; 4];
+            let bytes = c.encode_utf8(&mut utf8).as_bytes();
+            let fits = n + bytes.len() <= MAX_LABEL_BYTES;
+            if fits {
+                buf[n..n + bytes.len()].copy_from_slice(bytes);
+                n += bytes.len();
+            }
+            fits
+        };
+        let fits = if c.is_ascii() {
+            push(c.to_ascii_lowercase())
+        } else {
+            c.to_lowercase().all(&mut push)
+        };
+        if !fits {
+            return None;
+        }
     }
     // Whole characters were copied: the buffer is UTF-8.
     let l = std::str::from_utf8(&buf[..n]).ok()?;
@@ -405,7 +496,7 @@ pub fn stated_kind(label: &str, is_currency: impl Fn(&str) -> bool) -> Option<Su
     kind(head).filter(|_| is_currency(last))
 }
 
-/// The label without bracket groups, percentages and `@`.
+/// The label without bracket groups, rates and `@`.
 fn strip_rate(label: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
@@ -417,8 +508,23 @@ fn strip_rate(label: &str) -> String {
             _ => {}
         }
     }
-    out.split_whitespace()
-        .filter(|w| !(w.ends_with('%') || *w == "@"))
+    // A rate is `20%`, `%20` (Turkish), `21 %` (Czech, French) or `@`.
+    let words: Vec<&str> = out.split_whitespace().collect();
+    let number = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+    };
+    let rate = |i: usize| {
+        let w = words[i];
+        w.ends_with('%')
+            || w == "@"
+            || w.strip_prefix('%').is_some_and(number)
+            || (number(w) && words.get(i + 1) == Some(&"%"))
+    };
+    (0..words.len())
+        .filter(|&i| !rate(i))
+        .map(|i| words[i])
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -502,7 +608,7 @@ mod tests {
         for (i, l) in all.iter().enumerate() {
             assert!(!all[..i].contains(l), "`{l}` is in two tables");
             assert_eq!(*l, normalise(l), "`{l}` is not normalised");
-            assert!(l.len() <= 24, "`{l}` is too long for MAX_LABEL_BYTES");
+            assert!(l.len() <= 32, "`{l}` is too long for MAX_LABEL_BYTES");
             assert!(kind(l).is_some(), "`{l}`");
         }
     }

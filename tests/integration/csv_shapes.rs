@@ -10,7 +10,7 @@ use rust_decimal::Decimal;
 
 use crate::common::{run_with_stdin, stderr};
 
-fn d(s: &str) -> Decimal {
+pub(crate) fn d(s: &str) -> Decimal {
     Decimal::from_str(s).unwrap()
 }
 
@@ -21,11 +21,11 @@ fn audit_with(name: &str, bytes: &[u8], opts: &billaudit::Options) -> Bill {
     bills.remove(0)
 }
 
-fn audit(name: &str, csv: &str) -> Bill {
+pub(crate) fn audit(name: &str, csv: &str) -> Bill {
     audit_with(name, csv.as_bytes(), &billaudit::Options::default())
 }
 
-fn has(b: &Bill, code: &str) -> bool {
+pub(crate) fn has(b: &Bill, code: &str) -> bool {
     b.findings.iter().any(|f| f.code == code)
 }
 

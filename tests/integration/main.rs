@@ -24,6 +24,7 @@ mod hostile;
 mod html;
 mod invoice_corpus;
 mod invoice_shapes;
+mod languages;
 mod max_findings;
 mod newcomer;
 mod oracles;

@@ -348,3 +348,27 @@ fn half_units() {
     assert_eq!(half_unit(d("12.30")), d("0.005"));
     assert_eq!(half_unit(d("12")), d("0.5"));
 }
+
+/// The mark a file's cells show (`DecimalMark::of_cells`): a Dutch invoice
+/// exported comma-delimited quotes `"30,00"`.
+#[test]
+fn the_cells_show_the_decimal_mark() {
+    let of = |cells: &[&str]| DecimalMark::of_cells(cells.iter().copied()).map(|(m, _)| m);
+    use DecimalMark::{Comma, Dot};
+    // Only a decimal comma reads these.
+    assert_eq!(of(&["GPU", "10", "3,00", "30,00"]), Some(Comma));
+    assert_eq!(of(&["€ 1.234,5", "(5,10)", "-0,125"]), Some(Comma));
+    // Only a decimal point reads these.
+    assert_eq!(of(&["12.50", "1,234.5"]), Some(Dot));
+    // A thousands group in either reading, a date, a version, a
+    // description with a number in it: no evidence.
+    assert_eq!(of(&["1,234", "1.234", "01.10.2025", "v1.2.3"]), None);
+    assert_eq!(of(&["GPU 2,5 h", "Server 1,50", "12,50 EUR"]), None);
+    // Both shown: the cells do not decide.
+    assert_eq!(of(&["30,00", "12.50"]), None);
+    // The first cell that shows it is named.
+    assert_eq!(
+        DecimalMark::of_cells(["x", "1,5", "2,25"]),
+        Some((Comma, "1,5"))
+    );
+}

@@ -1,0 +1,217 @@
+//! Invoices exported as CSV in languages and number styles no fixture
+//! here had: Dutch and Swedish comma-delimited files that quote decimal
+//! commas, Korean, Polish, Russian, Turkish and Czech summary rows and
+//! fee names, tax rates written `%20` and `21 %`, a currency named by a
+//! header word, a semicolon file with decimal points. On main each of
+//! these was wrong (the figures are in each test); every expected figure
+//! here is hand arithmetic written beside it.
+
+use billaudit::Category;
+
+use crate::csv_shapes::{audit, d, has};
+
+#[test]
+fn a_comma_delimited_dutch_invoice_with_quoted_decimal_commas() {
+    let csv = "Omschrijving,Aantal,Prijs,Bedrag\n\
+GPU-server H100 (uur),10,\"3,00\",\"30,00\"\n\
+Opslag,1,\"5,00\",\"5,00\"\n\
+Momentopnamen (snapshots),1,\"2,00\",\"2,00\"\n\
+Uitgaand dataverkeer,1,\"1,50\",\"1,50\"\n\
+Subtotaal,,,\"38,50\"\n\
+BTW 21%,,,\"8,09\"\n\
+Totaal,,,\"46,59\"\n";
+    // On main `"30,00"` was no number (a point file, because the cells are
+    // parted by commas), so the quantity column was read as the amount:
+    // total 13 (10 + 1 + 1 + 1).
+    let b = audit("factuur.csv", csv);
+    // 10 x 3,00 = 30,00; 5,00; 2,00; 1,50: 38,50 (the Subtotaal);
+    // BTW 8,09 (21% of 38,50 = 8,085); Totaal 46,59.
+    assert_eq!(b.subtotal, d("38.50"));
+    assert_eq!(b.totals.get(Category::Tax), d("8.09"));
+    assert_eq!(b.total, d("46.59"));
+    // Hidden: snapshots 2,00 + traffic 1,50 = 3,50.
+    assert_eq!(b.hidden, d("3.50"));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    assert!(
+        b.notes.iter().any(|n| n
+            == "numbers read with a decimal comma: cells such as `3,00` can be read no other way (the cells are parted by a comma)"),
+        "{:?}",
+        b.notes
+    );
+}
+
+#[test]
+fn a_comma_delimited_swedish_invoice_with_quoted_decimal_commas() {
+    let csv = "Beskrivning,Antal,Pris,Belopp\n\
+GPU-server A100 (timmar),40,\"25,00\",\"1000,00\"\n\
+Lagring,1,\"80,00\",\"80,00\"\n\
+Säkerhetskopior,1,\"40,00\",\"40,00\"\n\
+Datatrafik ut,1,\"30,00\",\"30,00\"\n\
+Delsumma,,,\"1150,00\"\n\
+Moms 25%,,,\"287,50\"\n\
+Att betala,,,\"1437,50\"\n";
+    // On main: total 43 (the quantities), nothing hidden.
+    let b = audit("faktura.csv", csv);
+    // 40 x 25,00 = 1000,00; 80,00; 40,00; 30,00: 1150,00 (Delsumma);
+    // moms 287,50 (25%); att betala 1437,50.
+    assert_eq!(b.subtotal, d("1150.00"));
+    assert_eq!(b.totals.get(Category::Storage), d("80.00"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("40.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("30.00"));
+    assert_eq!(b.total, d("1437.50"));
+    // 70,00 / 1150,00 = 6.09%: above 5%.
+    assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+}
+
+#[test]
+fn a_korean_invoice_with_supply_value_vat_and_total_rows() {
+    let csv = "품목,수량,단가,금액\n\
+GPU 서버 A100 사용료,100,2500,250000\n\
+스토리지 사용료,1,30000,30000\n\
+스냅샷 백업,1,15000,15000\n\
+네트워크 아웃바운드 트래픽,1,20000,20000\n\
+관리 수수료,1,25000,25000\n\
+공급가액,,,340000\n\
+부가세(10%),,,34000\n\
+합계,,,374000\n";
+    // On main the three summary rows were items and every fee `other`:
+    // total 1088000, nothing hidden, the bill passed.
+    let b = audit("청구서.csv", csv);
+    // 250000 + 30000 + 15000 + 20000 + 25000 = 340000 (공급가액);
+    // 부가세 34000 (10%); 합계 374000.
+    assert_eq!(b.subtotal, d("340000"));
+    assert_eq!(b.totals.get(Category::Tax), d("34000"));
+    assert_eq!(b.total, d("374000"));
+    assert_eq!(b.totals.get(Category::Compute), d("250000"));
+    assert_eq!(b.totals.get(Category::Storage), d("30000"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("15000"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("20000"));
+    assert_eq!(b.totals.get(Category::Scheduling), d("25000"));
+    // Hidden 15000 + 20000 + 25000 = 60000 = 17.65% of 340000.
+    assert_eq!(b.hidden, d("60000"));
+    assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+    assert_eq!(b.skipped.summary, 2, "공급가액 and 합계");
+}
+
+#[test]
+fn a_polish_invoice_with_net_and_gross_totals() {
+    let csv = "Nazwa usługi;Ilość;Cena netto;Wartość netto\n\
+Wynajem GPU A100 (godz.);50;10,00;500,00\n\
+Przestrzeń dyskowa;1;40,00;40,00\n\
+Kopie zapasowe;1;20,00;20,00\n\
+Transfer wychodzący;1;15,00;15,00\n\
+Opłata za zarządzanie klastrem;1;60,00;60,00\n\
+Razem netto;;;635,00\n\
+VAT 23%;;;146,05\n\
+Razem brutto;;;781,05\n";
+    // On main `Razem netto` and `Razem brutto` were items (total 2197,10)
+    // and every fee `other`.
+    let b = audit("faktura.csv", csv);
+    // 500 + 40 + 20 + 15 + 60 = 635,00 (netto); VAT 146,05 (23%); 781,05.
+    assert_eq!(b.subtotal, d("635.00"));
+    assert_eq!(b.total, d("781.05"));
+    assert_eq!(b.totals.get(Category::Storage), d("40.00"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("20.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("15.00"));
+    assert_eq!(b.totals.get(Category::Scheduling), d("60.00"));
+    // 20 + 15 + 60 = 95,00 hidden.
+    assert_eq!(b.hidden, d("95.00"));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+}
+
+#[test]
+fn a_russian_invoice_in_capitals_with_space_grouped_thousands() {
+    let csv = "Наименование;Кол-во;Цена;Сумма\n\
+Аренда GPU A100, час;100;250,00;25 000,00\n\
+Хранилище SSD;1;1 200,00;1 200,00\n\
+Резервное копирование;1;800,00;800,00\n\
+Исходящий трафик;1;500,00;500,00\n\
+Итого;;;27 500,00\n\
+НДС 20%;;;5 500,00\n\
+Всего к оплате;;;33 000,00\n";
+    // On main `Итого` was no label (only ASCII was lowercased before the
+    // lookup) and no Russian fee word was known: total 93 500,00.
+    let b = audit("счет.csv", csv);
+    // 25 000 + 1 200 + 800 + 500 = 27 500; НДС 5 500 (20%); 33 000.
+    assert_eq!(b.subtotal, d("27500.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("5500.00"));
+    assert_eq!(b.total, d("33000.00"));
+    // Backups 800 + outbound traffic 500 = 1 300 hidden.
+    assert_eq!(b.totals.get(Category::StorageReplica), d("800.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("500.00"));
+    assert_eq!(b.hidden, d("1300.00"));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+}
+
+#[test]
+fn turkish_and_czech_tax_rates_written_before_or_apart_from_the_percent_sign() {
+    let tr = "Açıklama;Miktar;Birim Fiyat;Tutar\n\
+GPU sunucu kiralama (saat);200;12,50;2.500,00\n\
+Depolama (SSD);1;150,00;150,00\n\
+Yedekleme;1;90,00;90,00\n\
+Veri transferi (çıkış);1;60,00;60,00\n\
+Küme yönetimi ücreti;1;250,00;250,00\n\
+Ara Toplam;;;3.050,00\n\
+KDV %20;;;610,00\n\
+Genel Toplam;;;3.660,00\n";
+    // On main `KDV %20` was an `other` item and the rest unknown.
+    let b = audit("fatura.csv", tr);
+    // 200 x 12,50 = 2.500; 150; 90; 60; 250: 3.050 (Ara Toplam); KDV 610
+    // (20%); Genel Toplam 3.660.
+    assert_eq!(b.subtotal, d("3050.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("610.00"));
+    assert_eq!(b.total, d("3660.00"));
+    // 90 + 60 + 250 = 400 hidden: 13.11%.
+    assert_eq!(b.hidden, d("400.00"));
+    assert_eq!(b.totals.get(Category::Scheduling), d("250.00"));
+    assert!(!has(&b, "subtotal-mismatch"), "{:?}", b.findings);
+
+    let cs = "Položka;Množství;Cena za jednotku;Cena celkem\n\
+Pronájem GPU serveru (hod.);100;30,00;3 000,00\n\
+Úložiště;1;200,00;200,00\n\
+Zálohování;1;100,00;100,00\n\
+Přenos dat;1;50,00;50,00\n\
+Mezisoučet;;;3 350,00\n\
+DPH 21 %;;;703,50\n\
+Celkem k úhradě;;;4 053,50\n";
+    // On main `DPH 21 %` was an item: subtotal 4 053,50 against 3 350,00.
+    let b = audit("faktura.csv", cs);
+    // 3 000 + 200 + 100 + 50 = 3 350; DPH 703,50 (21%); 4 053,50.
+    assert_eq!(b.subtotal, d("3350.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("703.50"));
+    assert_eq!(b.total, d("4053.50"));
+    assert_eq!(b.totals.get(Category::Storage), d("200.00"));
+    assert_eq!(b.hidden, d("150.00"));
+    assert!(!has(&b, "subtotal-mismatch"), "{:?}", b.findings);
+}
+
+#[test]
+fn a_currency_named_by_a_header_word_when_the_columns_are_inferred() {
+    let csv = "Position,Menge,Preis CHF,Betrag CHF\n\
+GPU Instanz A100 Stunden,1000,2.50,2'500.00\n\
+Objektspeicher,1,120.00,120.00\n\
+Total,,,2'620.00\n";
+    // On main: `currency unknown` (only a bracketed `(CHF)` was read when
+    // the columns were inferred).
+    let b = audit("rechnung.csv", csv);
+    assert_eq!(b.currency.as_deref(), Some("CHF"));
+    // 1000 x 2.50 = 2'500.00 + 120.00 = 2'620.00.
+    assert_eq!(b.total, d("2620.00"));
+    assert_eq!(
+        b.currency_note.as_deref(),
+        Some("no currency column; assumed CHF from the header `Betrag CHF`")
+    );
+}
+
+#[test]
+fn a_semicolon_file_with_decimal_points_is_read_with_points() {
+    // `5.00` can only be a decimal point, so `0.125` and `1.250` are not
+    // thousands groups. On main the semicolon made every `.` a group:
+    // 1.250 read as 1250, total 1255.00.
+    let csv = "Omschrijving;Aantal;Prijs;Bedrag\nGPU H100 uur;10;0.125;1.250\nOpslag;1;5.00;5.00\n";
+    let b = audit("bill.csv", csv);
+    // 10 x 0.125 = 1.250; + 5.00 = 6.250.
+    assert_eq!(b.total, d("6.250"));
+    assert_eq!(b.totals.get(Category::Compute), d("1.250"));
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+}
