@@ -443,29 +443,7 @@ pub(crate) fn infer(
     if map.get(Role::Currency).is_none() && map.header_currency.is_some() {
         currency_note = map.currency_note();
     } else if map.get(Role::Currency).is_none() {
-        let mut found: Vec<(&'static str, String)> = Vec::new();
-        // One-character symbols that are not ASCII (`€`, `£`, `¥`), and `$`.
-        let symbols: Vec<&str> = crate::vocab::currency::symbols()
-            .into_iter()
-            .filter(|s| (s.chars().count() == 1 && !s.is_ascii()) || *s == "$")
-            .collect();
-        for cell in data.iter().flat_map(|r| r.iter()) {
-            for sym in symbols.iter().filter(|s| cell.contains(**s)) {
-                if let Some(code) = header::currency_code(sym) {
-                    if !found.iter().any(|(c, _)| *c == code) {
-                        found.push((code, sym.to_string()));
-                    }
-                }
-            }
-        }
-        currency_note = Some(match found.as_slice() {
-            [(code, sym)] => {
-                map.header_currency = Some((*code).to_string());
-                format!("no currency column; assumed {code} from `{sym}` in the text of the rows")
-            }
-            _ => "no currency column and no currency in the headers; the currency is unknown"
-                .to_string(),
-        });
+        currency_note = Some(currency_from_symbols(&mut map, data.iter().copied()));
     }
     Ok(Inference {
         map,
@@ -499,6 +477,39 @@ fn most_distinct_text(data: &[&Vec<String>], texts: &[usize]) -> Option<(usize, 
         data.len()
     );
     Some((d, reason))
+}
+
+/// The currency of a bill whose columns and headers name none: the one
+/// currency symbol the texts of its rows use (`₹1,25,000.00`, `€ 12,50`;
+/// one-character symbols that are not ASCII, and `$`), set as the map's
+/// header currency; with the note the report gives either way.
+pub(crate) fn currency_from_symbols<'r>(
+    map: &mut ColumnMap,
+    rows: impl Iterator<Item = &'r Vec<String>>,
+) -> String {
+    let mut found: Vec<(&'static str, &'static str)> = Vec::new();
+    let symbols: Vec<&'static str> = crate::vocab::currency::symbols()
+        .into_iter()
+        .filter(|s| (s.chars().count() == 1 && !s.is_ascii()) || *s == "$")
+        .collect();
+    for cell in rows.flat_map(|r| r.iter()) {
+        for sym in symbols.iter().filter(|s| cell.contains(**s)) {
+            if let Some(code) = header::currency_code(sym) {
+                if !found.iter().any(|(c, _)| *c == code) {
+                    found.push((code, sym));
+                }
+            }
+        }
+    }
+    match found.as_slice() {
+        [(code, sym)] => {
+            map.header_currency = Some((*code).to_string());
+            format!("no currency column; assumed {code} from `{sym}` in the text of the rows")
+        }
+        _ => {
+            "no currency column and no currency in the headers; the currency is unknown".to_string()
+        }
+    }
 }
 
 /// The description of a table whose recognised header names none (no

@@ -360,7 +360,7 @@ fn resolve_separators(s: &str, mark: DecimalMark) -> Option<String> {
         None => (mantissa, None),
     };
     if let Some(g) = group {
-        if int_part.contains(g) && !is_grouped(int_part, g) {
+        if int_part.contains(g) && !is_grouped(int_part, g) && !is_lakh_grouped(int_part, g) {
             return None;
         }
     }
@@ -392,6 +392,23 @@ fn resolve_separators(s: &str, mark: DecimalMark) -> Option<String> {
         out.push_str(e);
     }
     Some(out)
+}
+
+/// `1,25,000` (the Indian lakh and crore grouping): a last group of 3 digits,
+/// the groups before it of 2, the first of 1 or 2, and at least two
+/// separators (`25,000` is the common grouping too).
+fn is_lakh_grouped(int: &str, sep: char) -> bool {
+    let groups: Vec<&str> = int.split(sep).collect();
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    let [first, middle @ .., last] = groups.as_slice() else {
+        return false;
+    };
+    !middle.is_empty()
+        && digits(first)
+        && first.len() <= 2
+        && middle.iter().all(|g| g.len() == 2 && digits(g))
+        && last.len() == 3
+        && digits(last)
 }
 
 /// `1,234,567` style: a first group of 1-3 digits, then groups of exactly 3.

@@ -94,6 +94,15 @@ impl<'p> Bills<'p> {
         Bills::with_route(policy, Route::File(file))
     }
 
+    /// The currency of the rows without one, when the file's first rows
+    /// tell it after the bills were made (a symbol in their cells); before
+    /// any row is added.
+    pub(super) fn set_default_currency(&mut self, code: String) {
+        if let Route::File(file) = &mut self.route {
+            file.default_currency = Some(code);
+        }
+    }
+
     /// What a range of a file's rows read on another thread gives its
     /// bills, starting with the reader's caches.
     pub(super) fn range(policy: &'p Policy, caches: Caches) -> Self {

@@ -21,7 +21,7 @@ use crate::ingest::csv::Window;
 use crate::ingest::{self, Opened};
 use crate::normalise::date::{DateOrder, DateScan};
 use crate::normalise::number::DecimalMark;
-use crate::normalise::profile::{self, ColumnMap, Profile};
+use crate::normalise::profile::{self, ColumnMap, Profile, Role};
 use crate::normalise::{HEADER_SEARCH_ROWS, RowNormaliser, detect_header, infer};
 
 /// A stream is cut into blocks of at most this size: the blocks waiting
@@ -352,6 +352,15 @@ impl<'o> Run<'o> {
             {
                 state.bills.notes.push(c.note());
                 state.bills.inferred_columns.push(c);
+            }
+            // No currency column and none in the headers: the one symbol
+            // the rows' texts use (`₹1,25,000.00`), as for inferred columns.
+            if state.map.get(Role::Currency).is_none() && state.map.header_currency.is_none() {
+                let note = infer::currency_from_symbols(&mut state.map, rows.iter());
+                if let Some(code) = &state.map.header_currency {
+                    state.bills.set_default_currency(code.clone());
+                    state.bills.currency_note = Some(note);
+                }
             }
         }
         // The order of slashed dates is decided before any row is dated,

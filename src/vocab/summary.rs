@@ -89,6 +89,11 @@ pub const TAX: &[&str] = &[
     "vat",
     "sales tax",
     "gst",
+    // India's GST in its parts: integrated, central, state, union territory
+    "igst",
+    "cgst",
+    "sgst",
+    "utgst",
     "tax total",
     "total tax",
     // Chinese

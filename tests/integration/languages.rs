@@ -215,3 +215,67 @@ fn a_semicolon_file_with_decimal_points_is_read_with_points() {
     assert_eq!(b.totals.get(Category::Compute), d("1.250"));
     assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
 }
+
+#[test]
+fn a_russian_text_invoice_with_space_grouped_thousands() {
+    let txt = "                         СЧЁТ № 2025-118
+ООО «ГПУ Облако»                               Дата: 30.11.2025
+
+Наименование                          Кол-во     Цена        Сумма
+Аренда GPU RTX 4090 (час)               300     45,00    13 500,00
+Хранилище NVMe 1 ТБ                       1  1 500,00     1 500,00
+Снимки дисков                             1    600,00       600,00
+Исходящий трафик, ГБ                    500      1,20       600,00
+Плата за управление кластером             1  1 800,00     1 800,00
+
+Итого без НДС:                                          18 000,00
+НДС 20%:                                                 3 600,00
+Всего к оплате:                                         21 600,00
+";
+    // On main: 3 items, the stated subtotal read as 0.00 (`000,00`) and
+    // the total as 600.00, the four lines with a grouped amount unparsed.
+    let b = audit("счет.txt", txt);
+    assert_eq!(b.format, "text-invoice");
+    // 300 x 45,00 = 13 500; 1 500; 600; 500 x 1,20 = 600; 1 800: 18 000.
+    assert_eq!(b.subtotal, d("18000.00"));
+    assert_eq!(b.stated_subtotal, Some(d("18000.00")));
+    assert_eq!(b.totals.get(Category::Tax), d("3600.00"));
+    assert_eq!(b.total, d("21600.00"));
+    // Snapshots 600 + traffic 600 + management 1 800 = 3 000 hidden.
+    assert_eq!(b.hidden, d("3000.00"));
+    assert_eq!(b.totals.get(Category::Scheduling), d("1800.00"));
+    // The date line is a header, not an unparsed amount.
+    assert!(!has(&b, "unparsed-line"), "{:?}", b.findings);
+    assert_eq!(b.line_items, 6, "five items and the НДС");
+}
+
+#[test]
+fn an_indian_invoice_in_lakh_grouping_with_igst() {
+    let csv = "Description,Qty,Rate,Amount\n\
+GPU A100 rental (hours),500,\"₹250.00\",\"₹1,25,000.00\"\n\
+Block storage,1,\"₹8,000.00\",\"₹8,000.00\"\n\
+Snapshot backup,1,\"₹4,000.00\",\"₹4,000.00\"\n\
+Data transfer out,1,\"₹3,000.00\",\"₹3,000.00\"\n\
+Sub Total,,,\"₹1,40,000.00\"\n\
+IGST 18%,,,\"₹25,200.00\"\n\
+Total,,,\"₹1,65,200.00\"\n";
+    // On main the three lakh-grouped amounts were refused as ambiguous
+    // (the GPU rental kept out of the totals), `IGST 18%` was an `other`
+    // item and the currency unknown: total 40 200,00.
+    let b = audit("invoice.csv", csv);
+    assert_eq!(b.currency.as_deref(), Some("INR"));
+    assert_eq!(
+        b.currency_note.as_deref(),
+        Some("no currency column; assumed INR from `₹` in the text of the rows")
+    );
+    // 500 x 250 = 1,25,000; + 8,000 + 4,000 + 3,000 = 1,40,000 (Sub Total);
+    // IGST 25,200 (18%); Total 1,65,200.
+    assert_eq!(b.subtotal, d("140000.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("25200.00"));
+    assert_eq!(b.total, d("165200.00"));
+    // Hidden 4,000 + 3,000 = 7,000 = 5.00% of 1,40,000: at the threshold,
+    // not above it.
+    assert_eq!(b.hidden, d("7000.00"));
+    assert!(!has(&b, "hidden-fee-share"), "{:?}", b.findings);
+    assert!(!has(&b, "unparsable-value"), "{:?}", b.findings);
+}

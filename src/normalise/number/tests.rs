@@ -372,3 +372,16 @@ fn the_cells_show_the_decimal_mark() {
         Some((Comma, "1,5"))
     );
 }
+
+/// The Indian lakh and crore grouping (`₹1,25,000.00`): on main it was
+/// refused as ambiguous, and the row kept out of the totals.
+#[test]
+fn lakh_grouping() {
+    assert_eq!(v("₹1,25,000.00"), d("125000.00"));
+    assert_eq!(v("12,34,56,789"), d("123456789"));
+    assert_eq!(v("1,00,000"), d("100000"));
+    // Neither the common nor the lakh grouping.
+    assert!(parse_number("1,2,000.00", DecimalMark::Dot).is_err());
+    assert!(parse_number("1,25,00.00", DecimalMark::Dot).is_err());
+    assert!(parse_number("123,45,000", DecimalMark::Dot).is_err());
+}

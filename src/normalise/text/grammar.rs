@@ -180,17 +180,48 @@ pub fn is_currency_mark(s: &str) -> bool {
     all_consuming(currency_mark).parse(s).is_ok()
 }
 
-/// The digits of a number: `1,234.50`, `.5`, `20`.
+/// The digits of a number: `1,234.50`, `.5`, `20`, and thousands grouped by
+/// a space, as French, Russian, Polish, Czech and Nordic invoices print
+/// them (`13 500,00`, `1 234 567`; also a no-break or thin space): a first
+/// group of one to three digits, then groups of exactly three after one
+/// space each. Cells are parted by two spaces or more ([`gap`]), so one
+/// space inside a number never parts two cells.
 fn digits(i: &str) -> IResult<&str, &str> {
-    verify(
-        take_while1(|c: char| c.is_ascii_digit() || c == ',' || c == '.'),
-        |s: &str| {
-            s.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-                && s.bytes().any(|b| b.is_ascii_digit())
-                && !s.ends_with(',')
-        },
-    )
-    .parse(i)
+    let plain = |c: char| c.is_ascii_digit() || c == ',' || c == '.';
+    let run = |s: &str| s.len() - s.trim_start_matches(plain).len();
+    let mut end = run(i);
+    if (1..=3).contains(&end) && i[..end].bytes().all(|b| b.is_ascii_digit()) {
+        while let Some(space) = i[end..]
+            .chars()
+            .next()
+            .filter(|c| matches!(c, ' ' | '\u{a0}' | '\u{202f}' | '\u{2009}'))
+        {
+            let group = &i[end + space.len_utf8()..];
+            let three = group.len() >= 3 && group.as_bytes()[..3].iter().all(u8::is_ascii_digit);
+            if !three || group.as_bytes().get(3).is_some_and(u8::is_ascii_digit) {
+                break;
+            }
+            end += space.len_utf8() + 3;
+            // A fraction (`,00`) ends the number.
+            let fraction = run(&i[end..]);
+            if fraction > 0 {
+                end += fraction;
+                break;
+            }
+        }
+    }
+    let (number, rest) = i.split_at(end);
+    let ok = number.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && number.bytes().any(|b| b.is_ascii_digit())
+        && !number.ends_with(',');
+    if ok {
+        Ok((rest, number))
+    } else {
+        Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::TakeWhile1,
+        )))
+    }
 }
 
 /// The text of an amount: optional bracket or sign, optional currency mark,
@@ -223,6 +254,11 @@ pub fn read_money(text: &str) -> Option<Money> {
         Some(t) if !t.starts_with('-') => (t, true),
         _ => (text, false),
     };
+    // `30.11.2025` is a date (`Дата: 30.11.2025`), not 30112025.
+    if number.matches('.').count() >= 2 && crate::normalise::date::parse_datetime(number).is_some()
+    {
+        return None;
+    }
     let mut value = match parse_number(number, DecimalMark::Dot) {
         Ok(Cell::Value(v)) => v,
         Err(NumberError::Ambiguous(_)) => match parse_number(number, DecimalMark::Comma) {
@@ -389,10 +425,17 @@ pub fn trailing_amount(line: &str) -> Option<(&str, &str, Money)> {
     let line = line.trim_end();
     let is_sep = |c: char| c == ' ' || c == ':' || c == '\t' || is_leader_char(c);
     let mut prev_sep = false;
+    let mut prev: Option<char> = None;
     for (i, c) in line.char_indices() {
         // Only where a run of separators starts: every split inside the run
         // gives the same label and amount, and trying them all is quadratic.
-        let sep = is_sep(c);
+        // A dot between digits is inside a number or a date (`30.11.2025`),
+        // not a leader.
+        let inside = c == '.'
+            && prev.is_some_and(|p| p.is_ascii_digit())
+            && line[i + 1..].starts_with(|n: char| n.is_ascii_digit());
+        prev = Some(c);
+        let sep = is_sep(c) && !inside;
         let starts_run = sep && !prev_sep;
         prev_sep = sep;
         if !starts_run {
@@ -591,6 +634,28 @@ mod tests {
         assert_eq!((l, m.value), ("Total due", d("451.50")));
         assert!(trailing_amount("Invoice 10042").is_none());
         assert!(trailing_amount("$5.00").is_none());
+        // Thousands grouped by a space (a Russian invoice): on main the
+        // label was `Итого без НДС: 18` and the amount 0.00.
+        let (l, _, m) = trailing_amount("Итого без НДС:      18 000,00").unwrap();
+        assert_eq!((l, m.value), ("Итого без НДС", d("18000.00")));
+        let (l, _, m) = trailing_amount("Total TTC  1\u{202f}234\u{a0}567,50 €").unwrap();
+        assert_eq!((l, m.value), ("Total TTC", d("1234567.50")));
+        // A date is not an amount, and its dots are no leader: on main
+        // `Дата: 30.11.2025` ended with the amount 11.2025.
+        assert!(trailing_amount("ООО «ГПУ Облако»    Дата: 30.11.2025").is_none());
+    }
+
+    #[test]
+    fn space_grouped_thousands_in_cells() {
+        let value = |s: &str| match cell_kind(s) {
+            CellKind::Number(m) => Some(m.value),
+            _ => None,
+        };
+        assert_eq!(value("13 500,00"), Some(d("13500.00")));
+        assert_eq!(value("1 234 567"), Some(d("1234567")));
+        // Not groups of three: not one number.
+        assert_eq!(value("1 50,00"), None);
+        assert_eq!(value("12 3456"), None);
     }
 
     #[test]
