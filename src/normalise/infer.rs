@@ -342,9 +342,12 @@ pub(crate) fn infer(
         }
     };
     // Roles the header names (not the amount, which the content decided).
+    // A column the header calls the description holds text: `Item` over
+    // `1, 2, 3` beside a `Description` column is a line number.
     for (c, role) in names.iter().enumerate() {
         if let Some(r) = role {
-            if c != amount && *r != Role::Amount && map.get(*r).is_none() {
+            let fits = *r != Role::Description || share(c, Kind::Text) > 0;
+            if c != amount && *r != Role::Amount && map.get(*r).is_none() && fits {
                 map.roles.insert(*r, c);
             }
         }

@@ -42,10 +42,11 @@ pub(crate) fn expect(
 fn alibaba_legacy_never_sums_payment_splits() {
     let b = audit_one(&fixture("cloud/alibaba-legacy-2024-11.csv"));
     assert_eq!(b.line_items, 6);
+    // No currency column or header: the rows' one symbol, 元.
     expect(
         &b,
         "alibaba",
-        None,
+        Some("CNY"),
         "113.16",
         &[
             ("compute", "72.00"),

@@ -654,7 +654,12 @@ fn config_applies_to_audit_check_lines_reprice_and_sql() {
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("[inferred-csv]"), "{}", stdout(&out));
+    // The amount's header `Due (USD)` names the currency.
+    assert!(
+        stdout(&out).contains("[inferred-csv, USD]"),
+        "{}",
+        stdout(&out)
+    );
 
     // sql: the user rules, in file order, before the profile's markers and
     // the built-in rules, each labelled once.

@@ -550,3 +550,25 @@ fn a_fee_equal_to_the_items_above_stays_an_item_when_the_total_counts_it() {
     let b = audit("fee.csv", no_total);
     assert_eq!((b.total, b.line_items), (d("20.00"), 3));
 }
+
+#[test]
+fn a_numbered_item_column_is_not_the_description() {
+    // `Item` (a word for the description) over 1, 2, 3, beside the
+    // `Description` column, with net, VAT and gross amounts. On main every
+    // line was classified by its number: `other`, the first `1`, and the
+    // 5.41% hidden share passed.
+    let csv = "Item,Description,Qty,Unit Price,Net Amount,VAT,Gross Amount\n\
+1,H100 GPU hours,10,3.00,30.00,6.00,36.00\n\
+2,Object storage,1,5.00,5.00,1.00,6.00\n\
+3,Egress,1,2.00,2.00,0.40,2.40\n\
+,Total,,,37.00,7.40,44.40\n";
+    let b = audit("invoice.csv", csv);
+    // 10 x 3.00 = 30.00 compute; 5.00 storage; 2.00 egress: 37.00.
+    assert_eq!(b.totals.get(Category::Compute), d("30.00"));
+    assert_eq!(b.totals.get(Category::Storage), d("5.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("2.00"));
+    assert_eq!(b.subtotal, d("37.00"));
+    // 2.00 / 37.00 = 5.41%: above 5%.
+    assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+    assert!(!has(&b, "unclassified-items"), "{:?}", b.findings);
+}

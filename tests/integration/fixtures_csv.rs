@@ -100,7 +100,8 @@ fn chinese_gpu_platform_gbk_is_the_same_bill() {
 fn alibaba_overlapping_money_columns() {
     check(&Expect {
         file: "csv/alibaba-detail.csv",
-        currency: None,
+        // No currency column or header: the rows' one symbol, 元.
+        currency: Some("CNY"),
         line_items: 6,
         skipped_rows: 0,
         totals: ["765.00", "86.40", "43.20", "96.00", "64.80", "0", "0", "0"],

@@ -61,7 +61,8 @@ fn idle_storage_shares_out_a_range_over_its_days() {
     let bill = audit_one(&fixture("csv/alibaba-detail.csv"));
     let f = findings(&bill, "idle-storage");
     assert!(f[0].0.contains("25 days"), "{}", f[0].0);
-    assert!(f[0].0.contains("about 12.00 of storage"), "{}", f[0].0);
+    // The bill's currency: the rows' one symbol, 元.
+    assert!(f[0].0.contains("about 12.00 CNY of storage"), "{}", f[0].0);
 }
 
 #[test]

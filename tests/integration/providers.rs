@@ -59,7 +59,7 @@ fn aws_dbr_counts_each_charge_once_and_checks_the_statement_total() {
     expect(
         &b,
         "aws-dbr",
-        None,
+        Some("USD"), // no currency column: the `$` of the rows' descriptions
         "43.79",
         &[
             ("compute", "9.288"),
@@ -129,7 +129,7 @@ fn aws_dbr_single_account_reads_cost() {
     expect(
         &b,
         "aws-dbr",
-        None,
+        Some("USD"), // no currency column: the `$` of the rows' descriptions
         "1.60",
         &[("compute", "1.30"), ("storage", "0.30")],
     );
@@ -244,7 +244,7 @@ fn vastai_charges_read_with_their_rate() {
     expect(
         &b,
         "vastai",
-        None,
+        Some("USD"), // no currency column: the `$` of the rows' descriptions
         "16.850",
         &[("compute", "14.600"), ("storage", "2.250")],
     );
