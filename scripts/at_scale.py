@@ -10,10 +10,10 @@ audit's (docs/at-scale.md, "At scale").
 NATIVE.json is `billaudit audit --profile focus --format json
 --max-findings-per-code unlimited FILE.csv` (a capped audit is refused:
 its counts are not the findings'). Prints one JSON line: rows, engine,
-wall seconds, CPU seconds of this process (user + system; Spark's JVM is a
-child: its CPU is counted when it ends), peak RSS (this process and, for
-Spark, the JVM), DuckDB's spill (peak temporary-directory size), the
-1-minute load average at start and end, and per code native and query
+wall seconds, CPU seconds of this process (user + system), peak RSS, for
+Spark also the JVM's own CPU seconds and peak RSS (`jvm_cpu_s`,
+`jvm_peak_rss_mb`, read from /proc before the session stops), DuckDB's
+spill (peak temporary-directory size), the 1-minute load average at start and end, and per code native and query
 counts with `equal`. Spark: `planning` is the seconds until the findings
 statement's plan was built (`queryExecution().executedPlan()`), `run` the
 rest. Exits 1 when a count differs.
@@ -101,6 +101,15 @@ def run_spark(a, out):
     out["run_s"] = round(time.time() - t1 - out["planning_s"], 1)
     out["wall_s"] = round(time.time() - t, 1)
     out["line"] = "NULL (no line column: the per-code counts are compared)"
+    # The JVM's own CPU seconds and peak RSS (it is not this process's
+    # child that is waited for, so rusage misses it).
+    pid = spark.sparkContext._jvm.ProcessHandle.current().pid()
+    with open(f"/proc/{pid}/stat") as h:
+        f = h.read().rsplit(")", 1)[1].split()
+    out["jvm_cpu_s"] = round((int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK"), 1)
+    with open(f"/proc/{pid}/status") as h:
+        hwm = next(line for line in h if line.startswith("VmHWM:"))
+    out["jvm_peak_rss_mb"] = round(int(hwm.split()[1]) / 1024)
     spark.stop()
     return collections.Counter(r["code"] for r in rows)
 
