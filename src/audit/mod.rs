@@ -8,12 +8,14 @@
 
 pub(crate) mod above_list_price;
 pub(crate) mod accepted;
+pub(crate) mod accumulator;
 pub mod baseline;
 mod bill;
 pub(crate) mod billing_granularity;
 pub(crate) mod billing_rounding;
 pub(crate) mod contract_price;
 pub(crate) mod duplicate_line;
+mod excess;
 mod finding_log;
 pub(crate) mod gpu_usage;
 pub(crate) mod hidden_fee_share;
@@ -37,6 +39,8 @@ pub(crate) mod total_mismatch;
 pub(crate) mod unclassified_items;
 pub(crate) mod unused_commitment;
 pub(crate) mod usage;
+// The stateful checks whose files are not named above (build.rs).
+include!(concat!(env!("OUT_DIR"), "/stateful_checks.rs"));
 
 use std::collections::HashMap;
 
