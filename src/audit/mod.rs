@@ -22,6 +22,7 @@ pub(crate) mod hidden_fee_share;
 pub mod hidden_items;
 pub(crate) mod idle_events;
 pub(crate) mod idle_storage;
+mod in_order;
 pub(crate) mod ingress_charged;
 pub(crate) mod line_arithmetic;
 pub(crate) mod monthly;

@@ -7,9 +7,10 @@
 //! One state serves a whole file read on one thread, a byte range of it, a
 //! Parquet row group and a text invoice; one thread is one partition. The
 //! state of a bill's first rows decides as rows come what must see them in
-//! order (repeats, idle storage: [`InOrder::Decided`]); the state of rows
-//! that come after rows not yet seen keeps them in order for its merge to
-//! decide ([`InOrder::Kept`]). Merging is associative, and a bill's rows
+//! order (repeats, idle storage: [`Start::First`]); the state of rows that
+//! come after rows not yet seen keeps them in order for its merge to
+//! decide ([`Start::After`]): the findings in [`InOrder`], and each
+//! stateful check in its own state ([`super::accumulator`]). Merging is associative, and a bill's rows
 //! cut anywhere into states merged in order finish into the same bill as
 //! the rows added to one state (the property tests in `merge_tests.rs`).
 //! A kept state counts its lines from wherever its reader did
@@ -18,7 +19,7 @@
 use rust_decimal::Decimal;
 
 use super::accumulator::{Evaluation, Row, Start, States};
-use super::duplicate_line::Seen;
+use super::in_order::InOrder;
 use super::*;
 use crate::model::{Category, Check, Finding, LineItem, Totals};
 use crate::normalise::SkipReason;
@@ -70,47 +71,6 @@ pub struct BillState<'p> {
     order: InOrder<'p>,
 }
 
-/// The bill's findings in file order, with `duplicate-line` (whose repeats
-/// are findings among the others, under the same per-code caps): one type,
-/// whose two forms are decided by where its rows stand, as [`Start`].
-#[derive(Debug)]
-enum InOrder<'p> {
-    /// The bill's first rows (a whole file on one thread): decided as the
-    /// rows come, in the bill's findings and its one table of rows seen.
-    Decided { sink: Sink<'p>, duplicates: Seen },
-    /// Rows after rows not seen here (a range read on another thread): the
-    /// findings and row keys in order, for the merge into the state of the
-    /// rows before to decide.
-    Kept { log: FindingLog<'p> },
-}
-
-impl<'p> InOrder<'p> {
-    /// The part of a merged bill the rows now added come from (a kept
-    /// state's rows are of the part being read: 0 until merged).
-    fn part(&self) -> usize {
-        match self {
-            InOrder::Decided { sink, .. } => sink.part(),
-            InOrder::Kept { .. } => 0,
-        }
-    }
-}
-
-impl<'p> Emit<'p> for InOrder<'p> {
-    fn policy(&self) -> &'p Policy {
-        match self {
-            InOrder::Decided { sink, .. } => sink.policy(),
-            InOrder::Kept { log, .. } => log.policy(),
-        }
-    }
-
-    fn emit(&mut self, check: Check, line: Option<u64>, message: String) {
-        match self {
-            InOrder::Decided { sink, .. } => sink.emit(check, line, message),
-            InOrder::Kept { log, .. } => log.emit(check, line, message),
-        }
-    }
-}
-
 /// The caches of a state's tallies (descriptions to GPU models, units to
 /// hours): a worker keeps them from range to range ([`BillState::take_caches`]).
 #[derive(Debug, Default)]
@@ -119,20 +79,13 @@ pub struct Caches(usage::Memo);
 impl<'p> BillState<'p> {
     /// The state of a bill from its first row (a file on one thread).
     pub fn new(path: &str, format: &str, currency: Option<String>, policy: &'p Policy) -> Self {
-        let order = InOrder::Decided {
-            sink: Sink::new(path, policy),
-            duplicates: Seen::default(),
-        };
-        Self::with_order(path, format, currency, order, Start::First)
+        Self::start(path, format, currency, policy, Start::First)
     }
 
     /// The state of rows that come after rows not seen here (a range read
     /// on another thread), to merge into the state of the rows before.
     pub fn later(policy: &'p Policy) -> Self {
-        let order = InOrder::Kept {
-            log: FindingLog::new(policy),
-        };
-        Self::with_order("", "", None, order, Start::After)
+        Self::start("", "", None, policy, Start::After)
     }
 
     /// [`BillState::later`], starting with the caches of an earlier state.
@@ -142,11 +95,11 @@ impl<'p> BillState<'p> {
         s
     }
 
-    fn with_order(
+    fn start(
         path: &str,
         format: &str,
         currency: Option<String>,
-        order: InOrder<'p>,
+        policy: &'p Policy,
         start: Start,
     ) -> Self {
         BillState {
@@ -167,7 +120,7 @@ impl<'p> BillState<'p> {
             gpu: gpu_usage::GpuTally::start(start),
             checks: States::start(start),
             memo: usage::Memo::default(),
-            order,
+            order: InOrder::start(start, path, policy),
         }
     }
 
@@ -190,11 +143,8 @@ impl<'p> BillState<'p> {
         self.first_item.get_or_insert(item.line);
         self.line_items += 1;
         check_item(item, &mut self.order);
+        self.order.add(item);
         let part = self.order.part();
-        match &mut self.order {
-            InOrder::Decided { sink, duplicates } => duplicates.add(item, sink),
-            InOrder::Kept { log } => log.key(item),
-        }
         self.top_hidden.add_in(item, part);
         self.monthly.add(item);
         self.gpu.add(item, &mut self.memo);
@@ -225,9 +175,7 @@ impl<'p> BillState<'p> {
     /// bill: findings on them name it. (A kept state's rows are of the part
     /// being read when it is merged.)
     pub fn begin_part(&mut self, path: &str) {
-        if let InOrder::Decided { sink, .. } = &mut self.order {
-            sink.begin_part(path);
-        }
+        self.order.begin_part(path);
     }
 
     /// Appends the state of the rows right after these (a kept state, of
@@ -257,15 +205,7 @@ impl<'p> BillState<'p> {
         }
         self.first_item = self.first_item.or(later.first_item);
         let part = self.order.part();
-        match (&mut self.order, later.order) {
-            (InOrder::Decided { sink, duplicates }, InOrder::Kept { log }) => {
-                log.replay(duplicates, sink);
-            }
-            (InOrder::Kept { log }, InOrder::Kept { log: later_log }) => log.merge(later_log),
-            (_, InOrder::Decided { .. }) => {
-                unreachable!("only the state of a bill's first rows decides them")
-            }
-        }
+        self.order.merge(later.order);
         self.top_hidden.merge(later.top_hidden.in_part(part));
         self.monthly.merge(later.monthly);
         self.gpu.merge(later.gpu);
@@ -276,11 +216,10 @@ impl<'p> BillState<'p> {
     /// counts its lines from its start. (The state of a bill's first rows
     /// counts them from the file's start.)
     pub fn shift_lines(&mut self, by: u64) {
-        let InOrder::Kept { log } = &mut self.order else {
+        if !self.order.shift_lines(by) {
             debug_assert!(false, "the state of a bill's first rows is never shifted");
             return;
-        };
-        log.shift_lines(by);
+        }
         let shift = |l: &mut Option<u64>| *l = l.map(|l| l + by);
         shift(&mut self.overflow_at);
         shift(&mut self.first_item);
@@ -299,18 +238,16 @@ impl<'p> BillState<'p> {
 
     /// Computes the figures and runs the bill-level checks. A kept state
     /// is first merged into a fresh state of its bill.
-    pub fn finish(mut self) -> Bill {
-        let mut sink = match self.order {
-            InOrder::Decided { sink, .. } => sink,
-            kept => {
-                let policy = kept.policy();
-                self.order = kept;
-                let mut head =
-                    BillState::new(&self.path, &self.format, self.currency.clone(), policy);
-                head.currency_note.clone_from(&self.currency_note);
-                head.merge(self);
-                return head.finish();
-            }
+    pub fn finish(self) -> Bill {
+        if !self.order.is_decided() {
+            let policy = self.order.policy();
+            let mut head = BillState::new(&self.path, &self.format, self.currency.clone(), policy);
+            head.currency_note.clone_from(&self.currency_note);
+            head.merge(self);
+            return head.finish();
+        }
+        let Some(mut sink) = self.order.into_sink() else {
+            unreachable!("a kept state was merged into a fresh state above")
         };
         let policy = sink.policy();
         let totals = self.totals;
