@@ -32,6 +32,7 @@ fn main() {
         .collect();
     files.sort();
     let mut out = String::new();
+    let mut declared_here = Vec::new();
     for path in files {
         let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
             continue;
@@ -45,8 +46,14 @@ fn main() {
                 "#[path = {:?}]\npub(crate) mod {name};\n",
                 path.display()
             ));
+            declared_here.push(format!("{:?}", path.display().to_string()));
         }
     }
+    // `cargo fmt` does not reach these files: a test checks them with rustfmt.
+    out.push_str(&format!(
+        "/// The files declared here, for the test that formats them.\n#[cfg(test)]\npub(crate) const DECLARED_BY_BUILD: &[&str] = &[{}];\n",
+        declared_here.join(", ")
+    ));
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("stateful_checks.rs");
     fs::write(dest, out).expect("write the stateful checks' modules");
 }

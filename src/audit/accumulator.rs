@@ -209,4 +209,29 @@ mod tests {
         unique.dedup();
         assert_eq!(unique, ranks, "two checks share a rank: {ranks:?}");
     }
+
+    /// `cargo fmt` follows `mod` lines, so it never reaches a check file
+    /// that build.rs declares: rustfmt checks those here (none on main).
+    #[test]
+    fn the_check_files_build_rs_declares_are_formatted() {
+        for path in super::super::DECLARED_BY_BUILD {
+            let out = std::process::Command::new("rustfmt")
+                .args(["--check", "--edition", "2024", path])
+                .output();
+            let Ok(out) = out else {
+                // No rustfmt here; under CI=true that is a step that cannot
+                // run, and it fails.
+                assert!(
+                    std::env::var("CI").as_deref() != Ok("true"),
+                    "rustfmt is not installed, and CI=true"
+                );
+                return;
+            };
+            assert!(
+                out.status.success(),
+                "{path} is not formatted (rustfmt --edition 2024 {path}):\n{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
 }
