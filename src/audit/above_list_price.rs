@@ -6,10 +6,39 @@
 
 use rust_decimal::Decimal;
 
-use super::Emit;
+use super::accumulator::{Accumulator, Evaluation, Row, Start, register};
+use super::excess::Excess;
+use super::{Emit, Sink};
 use crate::model::LineItem;
 use crate::normalise::number::half_unit;
 use crate::vocab::checks::Check;
+
+/// The state of `above-list-price`: the bill's lines billed above their
+/// list amount.
+#[derive(Debug)]
+pub(crate) struct Listed(Excess);
+
+register!(Listed);
+
+impl Accumulator for Listed {
+    const RANK: u32 = 60;
+
+    fn start(_: Start) -> Self {
+        Listed(Excess::new(Check::AboveListPrice, "their list amount"))
+    }
+
+    fn update(&mut self, item: &LineItem, _: &mut Row<'_>) {
+        self.0.add(excess(item));
+    }
+
+    fn merge(&mut self, later: Self, _: usize) {
+        self.0.merge(later.0);
+    }
+
+    fn evaluate(self, bill: &Evaluation<'_>, sink: &mut Sink<'_>) {
+        self.0.report(bill.currency, sink);
+    }
+}
 
 /// How far the amount is above the list amount, when it is by more than
 /// half a unit of the amount's last decimal. Refunds are negative on both

@@ -1,11 +1,17 @@
 use rust_decimal::Decimal;
 
 use super::Sink;
+use super::accumulator::{Accumulator, Evaluation, Row, Start, register};
 use super::usage::{Memo, elapsed_seconds, round_money};
 use crate::model::{Category, LineItem};
 use crate::vocab::checks::Check;
 
-/// Running figures of one bill.
+/// Running figures of one bill, or of a run of its rows.
+///
+/// The sum of the per-second costs has up to 28 digits and rounds, so it
+/// depends on the order of the lines: a state started [`Start::After`]
+/// keeps each rounded line's amount and per-second cost for its merge to
+/// add in file order, as one thread would.
 #[derive(Debug, Default)]
 pub(crate) struct Granularity {
     /// Compute lines with a time unit and start and end.
@@ -17,14 +23,51 @@ pub(crate) struct Granularity {
     billed: Decimal,
     per_second: Decimal,
     scale: u32,
-    pub(super) memo: Memo,
-    /// Set for a range's figures ([`Granularity::deferred`]): its rounded
-    /// lines (amount, per-second cost, in days), kept for the bill to add.
+    /// Set in a state started [`Start::After`]: its rounded lines (amount,
+    /// per-second cost, in days), kept for the state before to add.
     deferred: Option<Vec<(Decimal, Decimal, bool)>>,
 }
 
+register!(Granularity);
+
+impl Accumulator for Granularity {
+    const RANK: u32 = 30;
+
+    fn start(start: Start) -> Self {
+        Granularity {
+            deferred: (start == Start::After).then(Vec::new),
+            ..Granularity::default()
+        }
+    }
+
+    fn update(&mut self, item: &LineItem, row: &mut Row<'_>) {
+        self.add(item, row.memo);
+    }
+
+    /// Adds the figures of the rows right after these. After a fractional
+    /// quantity nothing is counted any more, as in [`Granularity::add`].
+    fn merge(&mut self, later: Self, _: usize) {
+        debug_assert!(
+            later.rounded == 0,
+            "only a later state's figures are merged"
+        );
+        if self.fractional > 0 {
+            return;
+        }
+        self.timed += later.timed;
+        self.fractional += later.fractional;
+        for (amount, cost, is_day) in later.deferred.into_iter().flatten() {
+            self.count_rounded(amount, cost, is_day);
+        }
+    }
+
+    fn evaluate(self, bill: &Evaluation<'_>, sink: &mut Sink<'_>) {
+        self.report(bill.currency, sink);
+    }
+}
+
 impl Granularity {
-    pub(crate) fn add(&mut self, item: &LineItem) {
+    pub(crate) fn add(&mut self, item: &LineItem, memo: &mut Memo) {
         // One fractional quantity and the bill is not rounded: nothing
         // below can change the (empty) report any more.
         if item.category != Category::Compute || self.fractional > 0 {
@@ -35,7 +78,7 @@ impl Granularity {
         else {
             return;
         };
-        let Some(per) = self.memo.unit_hours(unit) else {
+        let Some(per) = memo.unit_hours(unit) else {
             return;
         };
         // Only hour and day units round up visibly in whole numbers.
@@ -104,32 +147,6 @@ impl Granularity {
         }
     }
 
-    /// The figures of a range of rows read on another thread: each rounded
-    /// line's amount and per-second cost are kept for the bill to add in
-    /// file order ([`Granularity::merge`]), so that the sum of costs (of up
-    /// to 28 digits) rounds as on one thread.
-    pub(crate) fn deferred() -> Self {
-        Granularity {
-            deferred: Some(Vec::new()),
-            ..Granularity::default()
-        }
-    }
-
-    /// Adds the figures of a range's rows ([`Granularity::deferred`]) right
-    /// after these. After a fractional quantity nothing is counted any
-    /// more, as in [`Granularity::add`].
-    pub(crate) fn merge(&mut self, later: Self) {
-        debug_assert!(later.rounded == 0, "only a range's figures are merged");
-        if self.fractional > 0 {
-            return;
-        }
-        self.timed += later.timed;
-        self.fractional += later.fractional;
-        for (amount, cost, is_day) in later.deferred.into_iter().flatten() {
-            self.count_rounded(amount, cost, is_day);
-        }
-    }
-
     pub(crate) fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
         if self.rounded == 0 || self.fractional > 0 {
             return;
@@ -178,9 +195,10 @@ mod tests {
     }
 
     fn report(items: &[LineItem]) -> Vec<String> {
-        let mut g = Granularity::default();
+        let mut g = Granularity::start(Start::First);
+        let memo = &mut Memo::default();
         for i in items {
-            g.add(i);
+            g.add(i, memo);
         }
         let p = Policy::default();
         let mut sink = Sink::new("b.csv", &p);
@@ -418,8 +436,8 @@ mod slack_tests {
         i.unit = Some(unit.into());
         i.start = NaiveDateTime::parse_from_str("2025-10-01 00:00:00", "%Y-%m-%d %H:%M:%S").ok();
         i.end = NaiveDateTime::parse_from_str(end, "%Y-%m-%d %H:%M:%S").ok();
-        let mut g = Granularity::default();
-        g.add(&i);
+        let mut g = Granularity::start(Start::First);
+        g.add(&i, &mut Memo::default());
         let p = Policy::default();
         let mut sink = Sink::new("b.csv", &p);
         g.report(None, &mut sink);

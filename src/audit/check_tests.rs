@@ -450,8 +450,9 @@ fn gpu_usage_per_model() {
     let mut h = item(Compute, "A100", "3.00");
     h.quantity = Some(d("1"));
     h.unit = Some("h".into());
+    let memo = &mut usage::Memo::default();
     for i in [&a, &b, &c, &e, &s, &cpu, &h] {
-        g.add(i);
+        g.add(i, memo);
     }
     let u = g.finish();
     assert_eq!(u.len(), 2);

@@ -5,6 +5,8 @@
 
 use rust_decimal::Decimal;
 
+use super::accumulator::{Accumulator, Evaluation, Row, Start, register};
+use super::excess::Excess;
 use super::{Emit, Sink, line_arithmetic, money};
 use crate::model::LineItem;
 use crate::normalise::number::half_unit;
@@ -66,67 +68,35 @@ pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     );
 }
 
-/// The lines of a bill billed above a figure of their own (their contract,
-/// `above-contracted-price`; their list amount, `above-list-price`): how
-/// many, and by how much in all.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Excess {
-    check: Check,
-    /// What they were billed above, for the message (`their list amount`).
-    above: &'static str,
-    lines: u64,
-    over: Decimal,
+/// The bill's lines billed above their contract, none yet.
+fn total() -> Excess {
+    Excess::new(Check::AboveContractedPrice, "their contracted cost")
 }
 
-impl Excess {
-    pub(crate) fn new(check: Check, above: &'static str) -> Self {
-        Excess {
-            check,
-            above,
-            lines: 0,
-            over: Decimal::ZERO,
-        }
+/// The state of `above-contracted-price`: the bill's lines billed above
+/// their contract.
+#[derive(Debug)]
+pub(crate) struct Contracted(Excess);
+
+register!(Contracted);
+
+impl Accumulator for Contracted {
+    const RANK: u32 = 50;
+
+    fn start(_: Start) -> Self {
+        Contracted(total())
     }
 
-    /// The lines billed above their contract.
-    pub(crate) fn contract() -> Self {
-        Excess::new(Check::AboveContractedPrice, "their contracted cost")
+    fn update(&mut self, item: &LineItem, _: &mut Row<'_>) {
+        self.0.add(excess(item).map(|e| e.1));
     }
 
-    /// The lines billed above their list amount.
-    pub(crate) fn list() -> Self {
-        Excess::new(Check::AboveListPrice, "their list amount")
+    fn merge(&mut self, later: Self, _: usize) {
+        self.0.merge(later.0);
     }
 
-    /// Counts a line that is `over` above its figure (`None`: it is not).
-    pub(crate) fn add(&mut self, over: Option<Decimal>) {
-        if let Some(over) = over {
-            self.lines += 1;
-            self.over = self.over.saturating_add(over);
-        }
-    }
-
-    /// Adds the lines of the rows right after these.
-    pub(crate) fn merge(&mut self, later: Self) {
-        self.lines += later.lines;
-        self.over = self.over.saturating_add(later.over);
-    }
-
-    /// A finding on the whole bill with the sum, when more than one line
-    /// was billed above its figure (one line's finding says it all).
-    pub(crate) fn report(&self, currency: Option<&str>, sink: &mut Sink<'_>) {
-        if self.lines > 1 {
-            sink.emit(
-                self.check,
-                None,
-                format!(
-                    "{} lines billed above {}, by {} in all",
-                    self.lines,
-                    self.above,
-                    money(self.over, currency)
-                ),
-            );
-        }
+    fn evaluate(self, bill: &Evaluation<'_>, sink: &mut Sink<'_>) {
+        self.0.report(bill.currency, sink);
     }
 }
 
@@ -154,7 +124,7 @@ mod tests {
     fn messages(items: &[LineItem]) -> Vec<String> {
         let policy = Policy::default();
         let mut sink = Sink::new("bill.csv", &policy);
-        let mut total = Excess::contract();
+        let mut total = total();
         for i in items {
             check(i, &mut sink);
             total.add(excess(i).map(|e| e.1));

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
+use super::accumulator::Start;
 use super::usage::{Memo, item_days};
 use crate::model::{Category, LineItem};
 
@@ -51,13 +52,17 @@ struct Tally {
     unpriced_amount: Decimal,
 }
 
-/// Accumulates [`GpuUsage`] one item at a time.
+/// Accumulates [`GpuUsage`] one item at a time, for a bill or a run of its
+/// rows. The sums of hours have up to 28 digits and round, so they depend
+/// on the order of the lines: a tally started [`Start::After`] finds each
+/// line's model and hours and keeps them for its merge to add in file
+/// order, as one thread would; the bill's own tally (`default`,
+/// [`Start::First`]) sums as lines come.
 #[derive(Debug, Default)]
 pub(crate) struct GpuTally {
     models: BTreeMap<&'static str, Tally>,
-    pub(super) memo: Memo,
-    /// Set for a range's tally ([`GpuTally::deferred`]): its lines, kept
-    /// for the bill to add.
+    /// Set for a tally started [`Start::After`]: its lines, kept for the
+    /// tally before to add.
     uses: Option<Vec<(&'static str, Use)>>,
 }
 
@@ -74,29 +79,27 @@ struct Use {
 }
 
 impl GpuTally {
-    /// The tally of a range of rows read on another thread: the model and
-    /// hours of each line are found here, and the lines are added to the
-    /// bill's tally in file order ([`GpuTally::merge`]), so that its sums
-    /// (of hours with up to 28 digits) round as on one thread.
-    pub(crate) fn deferred() -> Self {
+    /// The tally of no rows yet (see the type's docs).
+    pub(crate) fn start(start: Start) -> Self {
         GpuTally {
-            uses: Some(Vec::new()),
+            uses: (start == Start::After).then(Vec::new),
             ..GpuTally::default()
         }
     }
 
-    pub(crate) fn add(&mut self, item: &LineItem) {
+    /// `memo`: the thread's cache of models and units.
+    pub(crate) fn add(&mut self, item: &LineItem, memo: &mut Memo) {
         if item.category != Category::Compute {
             return;
         }
-        let Some(model) = self.memo.gpu_model(&item.description) else {
+        let Some(model) = memo.gpu_model(&item.description) else {
             return;
         };
         // A unit column decides; without one (`GPU 时长 RTX 4090,120,...`,
         // `RTX 4090 GPU instance (hours) 210`) the line's own text may
         // name the hour its quantity counts.
         let per = match item.unit.as_deref().map(str::trim) {
-            Some(u) if !u.is_empty() => self.memo.unit_hours(u),
+            Some(u) if !u.is_empty() => memo.unit_hours(u),
             _ => crate::vocab::units::text_hours(&item.description),
         };
         let hours = match (item.quantity, per) {
@@ -146,10 +149,10 @@ impl GpuTally {
         }
     }
 
-    /// Adds the lines of a range's tally ([`GpuTally::deferred`]) of the
-    /// rows right after these, one by one.
+    /// Adds the lines of a tally started [`Start::After`] of the rows right
+    /// after these, one by one.
     pub(crate) fn merge(&mut self, later: Self) {
-        debug_assert!(later.models.is_empty(), "only a range's tally is merged");
+        debug_assert!(later.models.is_empty(), "only a later tally is merged");
         for (model, u) in later.uses.into_iter().flatten() {
             self.record(model, u);
         }

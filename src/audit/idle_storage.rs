@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 use chrono::{Datelike, NaiveDate};
 
 use super::Sink;
+use super::accumulator::{Accumulator, Evaluation, Row, Start, register};
 use super::idle_events::{Event, Events, Names};
 use super::usage::{day_text, round_money};
 use crate::model::LineItem;
@@ -29,6 +30,68 @@ pub(super) struct Group {
     /// (first day, last day, amount, dated by one day only) of each storage row.
     pub(super) spans: Vec<(i32, i32, Decimal, bool)>,
     pub(super) scale: u32,
+}
+
+/// The state of `idle-storage`. Which rows its limits leave out depends on
+/// every row before them, so the state of the bill's first rows compares
+/// as rows come ([`IdleStorage`]), and a state of rows after rows not seen
+/// keeps their compact events ([`Events`]) for its merge to replay in
+/// file order (docs/decisions.md).
+#[derive(Debug)]
+pub(crate) struct Idle(Order);
+
+#[derive(Debug)]
+enum Order {
+    First(IdleStorage),
+    After(Events),
+}
+
+register!(Idle);
+
+impl Accumulator for Idle {
+    const RANK: u32 = 20;
+
+    fn start(start: Start) -> Self {
+        Idle(match start {
+            Start::First => Order::First(IdleStorage::default()),
+            Start::After => Order::After(Events::default()),
+        })
+    }
+
+    fn update(&mut self, item: &LineItem, row: &mut Row<'_>) {
+        match &mut self.0 {
+            Order::First(s) => s.add(item, row.part),
+            Order::After(e) => e.push(item),
+        }
+    }
+
+    fn merge(&mut self, later: Self, part: usize) {
+        match (&mut self.0, later.0) {
+            (Order::First(s), Order::After(events)) => s.replay(events, part),
+            (Order::After(e), Order::After(events)) => e.merge(events),
+            (_, Order::First(_)) => {
+                unreachable!("only the state of a bill's first rows compares them")
+            }
+        }
+    }
+
+    fn shift_lines(&mut self, by: u64) {
+        if let Order::After(e) = &mut self.0 {
+            e.shift_lines(by);
+        }
+    }
+
+    fn evaluate(self, bill: &Evaluation<'_>, sink: &mut Sink<'_>) {
+        let s = match self.0 {
+            Order::First(s) => s,
+            Order::After(events) => {
+                let mut s = IdleStorage::default();
+                s.replay(events, 0);
+                s
+            }
+        };
+        s.report(bill.currency, sink);
+    }
 }
 
 /// Compute days and storage rows of one bill.

@@ -246,8 +246,17 @@ fn finish_merged(p: BillState<'_>, policy: &Policy) -> Bill {
     b.finish()
 }
 
+/// 256 cases, or `PROPTEST_CASES` when set (an explicit count in the
+/// config would otherwise hide the variable: `PROPTEST_CASES=4000`).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     /// Ranges merged in any tree shape, then finished, give the bill of
     /// the rows added one by one.

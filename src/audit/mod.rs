@@ -8,18 +8,21 @@
 
 pub(crate) mod above_list_price;
 pub(crate) mod accepted;
+pub(crate) mod accumulator;
 pub mod baseline;
 mod bill;
 pub(crate) mod billing_granularity;
 pub(crate) mod billing_rounding;
 pub(crate) mod contract_price;
 pub(crate) mod duplicate_line;
+mod excess;
 mod finding_log;
 pub(crate) mod gpu_usage;
 pub(crate) mod hidden_fee_share;
 pub mod hidden_items;
 pub(crate) mod idle_events;
 pub(crate) mod idle_storage;
+mod in_order;
 pub(crate) mod ingress_charged;
 pub(crate) mod line_arithmetic;
 pub(crate) mod monthly;
@@ -37,6 +40,8 @@ pub(crate) mod total_mismatch;
 pub(crate) mod unclassified_items;
 pub(crate) mod unused_commitment;
 pub(crate) mod usage;
+// The stateful checks whose files are not named above (build.rs).
+include!(concat!(env!("OUT_DIR"), "/stateful_checks.rs"));
 
 use std::collections::HashMap;
 

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use chrono::Datelike;
 use rust_decimal::Decimal;
 
+use super::accumulator::Start;
 use super::share;
 use crate::model::LineItem;
 
@@ -46,7 +47,11 @@ pub struct Monthly {
 /// Rows of one month: (year, month), hidden, subtotal, how many rows.
 type MonthRows = ((i32, u32), Decimal, Decimal, u64);
 
-/// Accumulates [`Monthly`] one item at a time.
+/// Accumulates [`Monthly`] one item at a time, for a bill or a run of its
+/// rows. Which [`MAX_MONTHS`] months are tracked depends on the order the
+/// months first come, so a tally started [`Start::After`] keeps the rows of
+/// the months past its own cap for its merge (the bill may track them);
+/// the bill's own tally (`default`, [`Start::First`]) counts them.
 #[derive(Debug, Default)]
 pub struct MonthlyTally {
     /// (year, month) -> (hidden, subtotal, items that reached the month).
@@ -56,7 +61,7 @@ pub struct MonthlyTally {
     order: Vec<(i32, u32)>,
     undated: u64,
     untracked: u64,
-    /// Set for a range's tally ([`MonthlyTally::deferred`]): the rows of
+    /// Set for a tally started [`Start::After`]: the rows of
     /// months it did not track, (month, hidden, subtotal, rows), for the
     /// bill, which may track their months, to add (with how many rows).
     beyond: Option<Vec<MonthRows>>,
@@ -100,12 +105,10 @@ impl MonthlyTally {
         slot.1 = slot.1.saturating_add(subtotal);
     }
 
-    /// The tally of a range of rows read on another thread: the rows of
-    /// months past its own [`MAX_MONTHS`] are kept, not counted, since the
-    /// bill may already track their months.
-    pub fn deferred() -> Self {
+    /// The tally of no rows yet (see the type's docs).
+    pub fn start(start: Start) -> Self {
         MonthlyTally {
-            beyond: Some(Vec::new()),
+            beyond: (start == Start::After).then(Vec::new),
             ..MonthlyTally::default()
         }
     }

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
 
+use super::accumulator::{Accumulator, Evaluation, Row, Start, register};
 use super::rate_above_reference::PriceEntry;
 use super::usage::Memo;
 use super::{Sink, money};
@@ -50,6 +51,47 @@ pub(crate) struct Plans {
     memo: Memo,
 }
 
+register!(Plans);
+
+impl Accumulator for Plans {
+    const RANK: u32 = 70;
+
+    fn start(_: Start) -> Self {
+        Plans::default()
+    }
+
+    fn update(&mut self, item: &LineItem, row: &mut Row<'_>) {
+        self.add(item, row.part);
+    }
+
+    /// Adds the lines of the rows right after these.
+    fn merge(&mut self, later: Self, part: usize) {
+        for (k, l) in later.models {
+            let m = self.models.entry(k).or_default();
+            m.plan = m.plan.saturating_add(l.plan);
+            if m.first_plan.is_none() {
+                m.first_plan = l.first_plan.map(|(_, line, desc)| (part, line, desc));
+            }
+            m.hours = m.hours.saturating_add(l.hours);
+            m.usage_paid = m.usage_paid.saturating_add(l.usage_paid);
+            m.usage_lines += l.usage_lines;
+        }
+    }
+
+    /// Moves the first plan lines by `by`.
+    fn shift_lines(&mut self, by: u64) {
+        for m in self.models.values_mut() {
+            if let Some(f) = &mut m.first_plan {
+                f.1 += by;
+            }
+        }
+    }
+
+    fn evaluate(self, bill: &Evaluation<'_>, sink: &mut Sink<'_>) {
+        self.report(bill.currency, sink);
+    }
+}
+
 impl Plans {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
     pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
@@ -74,39 +116,6 @@ impl Plans {
         m.hours = m.hours.saturating_add(hours);
         m.usage_paid = m.usage_paid.saturating_add(item.amount);
         m.usage_lines += 1;
-    }
-
-    /// Adds the lines of the rows right after these.
-    pub(crate) fn merge(&mut self, later: Self) {
-        for (k, l) in later.models {
-            let m = self.models.entry(k).or_default();
-            m.plan = m.plan.saturating_add(l.plan);
-            if m.first_plan.is_none() {
-                m.first_plan = l.first_plan;
-            }
-            m.hours = m.hours.saturating_add(l.hours);
-            m.usage_paid = m.usage_paid.saturating_add(l.usage_paid);
-            m.usage_lines += l.usage_lines;
-        }
-    }
-
-    /// The plans, their lines counted as of part `part` of the bill.
-    pub(crate) fn in_part(mut self, part: usize) -> Self {
-        for m in self.models.values_mut() {
-            if let Some(f) = &mut m.first_plan {
-                f.0 = part;
-            }
-        }
-        self
-    }
-
-    /// Moves the first plan lines by `by`.
-    pub(crate) fn shift_lines(&mut self, by: u64) {
-        for m in self.models.values_mut() {
-            if let Some(f) = &mut m.first_plan {
-                f.1 += by;
-            }
-        }
     }
 
     /// One finding per model whose plan cost more than its used hours at
@@ -313,7 +322,7 @@ mod tests {
         let mut b = Plans::default();
         b.add(&rows[1], 0);
         b.add(&rows[2], 0);
-        a.merge(b);
+        Accumulator::merge(&mut a, b, 0);
         assert_eq!(a.models, one.models);
     }
 }

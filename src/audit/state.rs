@@ -7,9 +7,10 @@
 //! One state serves a whole file read on one thread, a byte range of it, a
 //! Parquet row group and a text invoice; one thread is one partition. The
 //! state of a bill's first rows decides as rows come what must see them in
-//! order (repeats, idle storage: [`InOrder::Decided`]); the state of rows
-//! that come after rows not yet seen keeps them in order for its merge to
-//! decide ([`InOrder::Kept`]). Merging is associative, and a bill's rows
+//! order (repeats, idle storage: [`Start::First`]); the state of rows that
+//! come after rows not yet seen keeps them in order for its merge to
+//! decide ([`Start::After`]): the findings in [`InOrder`], and each
+//! stateful check in its own state ([`super::accumulator`]). Merging is associative, and a bill's rows
 //! cut anywhere into states merged in order finish into the same bill as
 //! the rows added to one state (the property tests in `merge_tests.rs`).
 //! A kept state counts its lines from wherever its reader did
@@ -17,9 +18,8 @@
 
 use rust_decimal::Decimal;
 
-use super::duplicate_line::Seen;
-use super::idle_events::Events;
-use super::idle_storage::IdleStorage;
+use super::accumulator::{Evaluation, Row, Start, States};
+use super::in_order::InOrder;
 use super::*;
 use crate::model::{Category, Check, Finding, LineItem, Totals};
 use crate::normalise::SkipReason;
@@ -60,119 +60,48 @@ pub struct BillState<'p> {
     /// The line of the first item, where a merged sum that no longer fits
     /// is said to overflow.
     first_item: Option<u64>,
-    unclassified: unclassified_items::Tally,
     top_hidden: TopHidden,
     monthly: MonthlyTally,
-    granularity: billing_granularity::Granularity,
     gpu: gpu_usage::GpuTally,
-    commitments: unused_commitment::Commitments,
-    contract: contract_price::Excess,
-    list: contract_price::Excess,
-    plans: plan_cost::Plans,
+    /// The state of every stateful check, each registered in its own file
+    /// ([`super::accumulator`]).
+    checks: States,
+    /// The descriptions' GPU models and the units' hours seen so far.
+    memo: usage::Memo,
     order: InOrder<'p>,
-}
-
-/// What must see a bill's rows in file order: `duplicate-line` (and the
-/// findings among its repeats) and `idle-storage`.
-#[derive(Debug)]
-enum InOrder<'p> {
-    /// The bill's first rows (a whole file on one thread): decided as the
-    /// rows come, in the bill's findings and its one table of rows seen.
-    Decided {
-        sink: Sink<'p>,
-        duplicates: Seen,
-        idle_storage: IdleStorage,
-    },
-    /// Rows after rows not seen here (a range read on another thread): the
-    /// findings and row keys in order, and the idle-storage events, for
-    /// the merge into the state of the rows before to decide.
-    Kept {
-        log: FindingLog<'p>,
-        idle_storage: Events,
-    },
-}
-
-impl<'p> InOrder<'p> {
-    /// The part of a merged bill the rows now added come from (a kept
-    /// state's rows are of the part being read: 0 until merged).
-    fn part(&self) -> usize {
-        match self {
-            InOrder::Decided { sink, .. } => sink.part(),
-            InOrder::Kept { .. } => 0,
-        }
-    }
-}
-
-impl<'p> Emit<'p> for InOrder<'p> {
-    fn policy(&self) -> &'p Policy {
-        match self {
-            InOrder::Decided { sink, .. } => sink.policy(),
-            InOrder::Kept { log, .. } => log.policy(),
-        }
-    }
-
-    fn emit(&mut self, check: Check, line: Option<u64>, message: String) {
-        match self {
-            InOrder::Decided { sink, .. } => sink.emit(check, line, message),
-            InOrder::Kept { log, .. } => log.emit(check, line, message),
-        }
-    }
 }
 
 /// The caches of a state's tallies (descriptions to GPU models, units to
 /// hours): a worker keeps them from range to range ([`BillState::take_caches`]).
 #[derive(Debug, Default)]
-pub struct Caches {
-    gpu: usage::Memo,
-    granularity: usage::Memo,
-}
+pub struct Caches(usage::Memo);
 
 impl<'p> BillState<'p> {
     /// The state of a bill from its first row (a file on one thread).
     pub fn new(path: &str, format: &str, currency: Option<String>, policy: &'p Policy) -> Self {
-        let order = InOrder::Decided {
-            sink: Sink::new(path, policy),
-            duplicates: Seen::default(),
-            idle_storage: IdleStorage::default(),
-        };
-        Self::with_order(path, format, currency, order, false)
+        Self::start(path, format, currency, policy, Start::First)
     }
 
     /// The state of rows that come after rows not seen here (a range read
     /// on another thread), to merge into the state of the rows before.
     pub fn later(policy: &'p Policy) -> Self {
-        let order = InOrder::Kept {
-            log: FindingLog::new(policy),
-            idle_storage: Events::default(),
-        };
-        Self::with_order("", "", None, order, true)
+        Self::start("", "", None, policy, Start::After)
     }
 
     /// [`BillState::later`], starting with the caches of an earlier state.
     pub fn later_with_caches(policy: &'p Policy, caches: Caches) -> Self {
         let mut s = Self::later(policy);
-        s.gpu.memo = caches.gpu;
-        s.granularity.memo = caches.granularity;
+        s.memo = caches.0;
         s
     }
 
-    fn with_order(
+    fn start(
         path: &str,
         format: &str,
         currency: Option<String>,
-        order: InOrder<'p>,
-        kept: bool,
+        policy: &'p Policy,
+        start: Start,
     ) -> Self {
-        // A kept state keeps what only the whole bill can sum in file order.
-        let (monthly, granularity, gpu) = if kept {
-            (
-                MonthlyTally::deferred(),
-                billing_granularity::Granularity::deferred(),
-                gpu_usage::GpuTally::deferred(),
-            )
-        } else {
-            Default::default()
-        };
         BillState {
             path: path.to_string(),
             format: format.to_string(),
@@ -186,26 +115,19 @@ impl<'p> BillState<'p> {
             stated_figures: Vec::new(),
             overflow_at: None,
             first_item: None,
-            unclassified: unclassified_items::Tally::default(),
             top_hidden: TopHidden::default(),
-            monthly,
-            granularity,
-            gpu,
-            commitments: unused_commitment::Commitments::default(),
-            contract: contract_price::Excess::contract(),
-            list: contract_price::Excess::list(),
-            plans: plan_cost::Plans::default(),
-            order,
+            monthly: MonthlyTally::start(start),
+            gpu: gpu_usage::GpuTally::start(start),
+            checks: States::start(start),
+            memo: usage::Memo::default(),
+            order: InOrder::start(start, path, policy),
         }
     }
 
     /// Takes the caches, for the next state the thread builds (merging
     /// does not need them).
     pub fn take_caches(&mut self) -> Caches {
-        Caches {
-            gpu: std::mem::take(&mut self.gpu.memo),
-            granularity: std::mem::take(&mut self.granularity.memo),
-        }
+        Caches(std::mem::take(&mut self.memo))
     }
 
     /// Adds a classified line item and runs the per-item checks on it. A
@@ -221,30 +143,16 @@ impl<'p> BillState<'p> {
         self.first_item.get_or_insert(item.line);
         self.line_items += 1;
         check_item(item, &mut self.order);
+        self.order.add(item);
         let part = self.order.part();
-        match &mut self.order {
-            InOrder::Decided {
-                sink,
-                duplicates,
-                idle_storage,
-            } => {
-                duplicates.add(item, sink);
-                idle_storage.add(item, part);
-            }
-            InOrder::Kept { log, idle_storage } => {
-                log.key(item);
-                idle_storage.push(item);
-            }
-        }
-        self.unclassified.add(item, part);
         self.top_hidden.add_in(item, part);
         self.monthly.add(item);
-        self.granularity.add(item);
-        self.gpu.add(item);
-        self.commitments.add(item, part);
-        self.contract.add(contract_price::excess(item).map(|e| e.1));
-        self.list.add(above_list_price::excess(item));
-        self.plans.add(item, part);
+        self.gpu.add(item, &mut self.memo);
+        let mut row = Row {
+            part,
+            memo: &mut self.memo,
+        };
+        self.checks.update(item, &mut row);
     }
 
     pub fn add_skip(&mut self, reason: SkipReason, finding: Option<Finding>) {
@@ -267,9 +175,7 @@ impl<'p> BillState<'p> {
     /// bill: findings on them name it. (A kept state's rows are of the part
     /// being read when it is merged.)
     pub fn begin_part(&mut self, path: &str) {
-        if let InOrder::Decided { sink, .. } = &mut self.order {
-            sink.begin_part(path);
-        }
+        self.order.begin_part(path);
     }
 
     /// Appends the state of the rows right after these (a kept state, of
@@ -299,56 +205,21 @@ impl<'p> BillState<'p> {
         }
         self.first_item = self.first_item.or(later.first_item);
         let part = self.order.part();
-        match (&mut self.order, later.order) {
-            (
-                InOrder::Decided {
-                    sink,
-                    duplicates,
-                    idle_storage,
-                },
-                InOrder::Kept {
-                    log,
-                    idle_storage: events,
-                },
-            ) => {
-                log.replay(duplicates, sink);
-                idle_storage.replay(events, part);
-            }
-            (
-                InOrder::Kept { log, idle_storage },
-                InOrder::Kept {
-                    log: later_log,
-                    idle_storage: events,
-                },
-            ) => {
-                log.merge(later_log);
-                idle_storage.merge(events);
-            }
-            (_, InOrder::Decided { .. }) => {
-                unreachable!("only the state of a bill's first rows decides them")
-            }
-        }
-        self.unclassified.merge(later.unclassified.in_part(part));
+        self.order.merge(later.order);
         self.top_hidden.merge(later.top_hidden.in_part(part));
         self.monthly.merge(later.monthly);
-        self.granularity.merge(later.granularity);
         self.gpu.merge(later.gpu);
-        self.commitments.merge(later.commitments.in_part(part));
-        self.contract.merge(later.contract);
-        self.list.merge(later.list);
-        self.plans.merge(later.plans.in_part(part));
+        self.checks.merge(later.checks, part);
     }
 
     /// Moves every line of a kept state by `by`: a range read on its own
     /// counts its lines from its start. (The state of a bill's first rows
     /// counts them from the file's start.)
     pub fn shift_lines(&mut self, by: u64) {
-        let InOrder::Kept { log, idle_storage } = &mut self.order else {
+        if !self.order.shift_lines(by) {
             debug_assert!(false, "the state of a bill's first rows is never shifted");
             return;
-        };
-        log.shift_lines(by);
-        idle_storage.shift_lines(by);
+        }
         let shift = |l: &mut Option<u64>| *l = l.map(|l| l + by);
         shift(&mut self.overflow_at);
         shift(&mut self.first_item);
@@ -361,28 +232,22 @@ impl<'p> BillState<'p> {
         for s in &mut self.stated_figures {
             s.line += by;
         }
-        self.unclassified.shift_lines(by);
         self.top_hidden = std::mem::take(&mut self.top_hidden).shift_lines(by);
-        self.commitments.shift_lines(by);
-        self.plans.shift_lines(by);
+        self.checks.shift_lines(by);
     }
 
     /// Computes the figures and runs the bill-level checks. A kept state
     /// is first merged into a fresh state of its bill.
-    pub fn finish(mut self) -> Bill {
-        let (mut sink, idle_storage) = match self.order {
-            InOrder::Decided {
-                sink, idle_storage, ..
-            } => (sink, idle_storage),
-            kept => {
-                let policy = kept.policy();
-                self.order = kept;
-                let mut head =
-                    BillState::new(&self.path, &self.format, self.currency.clone(), policy);
-                head.currency_note.clone_from(&self.currency_note);
-                head.merge(self);
-                return head.finish();
-            }
+    pub fn finish(self) -> Bill {
+        if !self.order.is_decided() {
+            let policy = self.order.policy();
+            let mut head = BillState::new(&self.path, &self.format, self.currency.clone(), policy);
+            head.currency_note.clone_from(&self.currency_note);
+            head.merge(self);
+            return head.finish();
+        }
+        let Some(mut sink) = self.order.into_sink() else {
+            unreachable!("a kept state was merged into a fresh state above")
         };
         let policy = sink.policy();
         let totals = self.totals;
@@ -401,13 +266,11 @@ impl<'p> BillState<'p> {
         replica_share::check(&figures, t, &mut sink);
         replica_redundancy::check(&figures, t, &mut sink);
         scheduling_fee_share::check(&figures, t, &mut sink);
-        self.unclassified.report(cur, &mut sink);
-        idle_storage.report(cur, &mut sink);
-        self.granularity.report(cur, &mut sink);
-        self.commitments.report(cur, &mut sink);
-        self.contract.report(cur, &mut sink);
-        self.list.report(cur, &mut sink);
-        self.plans.report(cur, &mut sink);
+        let bill = Evaluation {
+            figures: &figures,
+            currency: cur,
+        };
+        self.checks.evaluate(&bill, &mut sink);
         subtotal_mismatch::check(self.stated_subtotal, &figures, cur, &mut sink);
         total_mismatch::check(self.stated_total, &figures, total, cur, &mut sink);
         parse_double_counted::check(&self.stated_figures, subtotal, total, cur, &mut sink);

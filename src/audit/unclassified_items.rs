@@ -1,5 +1,6 @@
 use rust_decimal::Decimal;
 
+use super::accumulator::{Accumulator, Evaluation, Row, Start, register};
 use super::{Sink, money};
 use crate::classify::rules::UNCLASSIFIED;
 use crate::model::LineItem;
@@ -14,6 +15,39 @@ pub(crate) struct Tally {
     first: Option<(usize, u64, String)>,
 }
 
+register!(Tally);
+
+impl Accumulator for Tally {
+    const RANK: u32 = 10;
+
+    fn start(_: Start) -> Self {
+        Tally::default()
+    }
+
+    fn update(&mut self, item: &LineItem, row: &mut Row<'_>) {
+        self.add(item, row.part);
+    }
+
+    fn merge(&mut self, later: Self, part: usize) {
+        self.count += later.count;
+        self.amount = self.amount.saturating_add(later.amount);
+        if self.first.is_none() {
+            self.first = later.first.map(|(_, line, desc)| (part, line, desc));
+        }
+    }
+
+    /// Moves the first item's line by `by`.
+    fn shift_lines(&mut self, by: u64) {
+        if let Some(first) = &mut self.first {
+            first.1 += by;
+        }
+    }
+
+    fn evaluate(self, bill: &Evaluation<'_>, sink: &mut Sink<'_>) {
+        self.report(bill.currency, sink);
+    }
+}
+
 impl Tally {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
     pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
@@ -24,30 +58,6 @@ impl Tally {
         self.amount = self.amount.saturating_add(item.amount);
         if self.first.is_none() {
             self.first = Some((part, item.line, item.description.clone()));
-        }
-    }
-
-    /// Adds the tally of the rows right after these.
-    pub(crate) fn merge(&mut self, later: Self) {
-        self.count += later.count;
-        self.amount = self.amount.saturating_add(later.amount);
-        if self.first.is_none() {
-            self.first = later.first;
-        }
-    }
-
-    /// The tally, its rows counted as of part `part` of the bill.
-    pub(crate) fn in_part(mut self, part: usize) -> Self {
-        if let Some(first) = &mut self.first {
-            first.0 = part;
-        }
-        self
-    }
-
-    /// Moves the first item's line by `by`.
-    pub(crate) fn shift_lines(&mut self, by: u64) {
-        if let Some(first) = &mut self.first {
-            first.1 += by;
         }
     }
 

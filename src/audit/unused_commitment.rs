@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use rust_decimal::Decimal;
 
+use super::accumulator::{Accumulator, Evaluation, Row, Start, register};
 use super::{Sink, exceeds, money, percent};
 use crate::model::LineItem;
 use crate::vocab::checks::{Check, LIMITS};
@@ -65,6 +66,43 @@ pub(crate) struct Commitments {
     uses: HashMap<String, Use>,
 }
 
+register!(Commitments);
+
+impl Accumulator for Commitments {
+    const RANK: u32 = 40;
+
+    fn start(_: Start) -> Self {
+        Commitments::default()
+    }
+
+    fn update(&mut self, item: &LineItem, row: &mut Row<'_>) {
+        self.add(item, row.part);
+    }
+
+    /// Adds the commitments of the rows right after these, in the order
+    /// of their first rows.
+    fn merge(&mut self, later: Self, part: usize) {
+        let Commitments { ids, mut uses } = later;
+        for id in ids {
+            if let Some(mut u) = uses.remove(&id) {
+                u.first.0 = part;
+                self.add_use(&id, u);
+            }
+        }
+    }
+
+    /// Moves every first line by `by`.
+    fn shift_lines(&mut self, by: u64) {
+        for u in self.uses.values_mut() {
+            u.first.1 += by;
+        }
+    }
+
+    fn evaluate(self, bill: &Evaluation<'_>, sink: &mut Sink<'_>) {
+        self.report(bill.currency, sink);
+    }
+}
+
 impl Commitments {
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
     pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
@@ -101,31 +139,6 @@ impl Commitments {
                 self.ids.push(id.to_string());
                 self.uses.insert(id.to_string(), u);
             }
-        }
-    }
-
-    /// Adds the commitments of the rows right after these.
-    pub(crate) fn merge(&mut self, later: Self) {
-        let Commitments { ids, mut uses } = later;
-        for id in ids {
-            if let Some(u) = uses.remove(&id) {
-                self.add_use(&id, u);
-            }
-        }
-    }
-
-    /// The commitments, their rows counted as of part `part` of the bill.
-    pub(crate) fn in_part(mut self, part: usize) -> Self {
-        for u in self.uses.values_mut() {
-            u.first.0 = part;
-        }
-        self
-    }
-
-    /// Moves every first line by `by`.
-    pub(crate) fn shift_lines(&mut self, by: u64) {
-        for u in self.uses.values_mut() {
-            u.first.1 += by;
         }
     }
 
@@ -354,7 +367,7 @@ mod tests {
         let mut later = Commitments::default();
         later.add(&rows[1], 0);
         later.add(&rows[2], 0);
-        first.merge(later);
+        Accumulator::merge(&mut first, later, 0);
         assert_eq!(first, one);
     }
 }
