@@ -11,6 +11,7 @@ pub(crate) mod infer;
 pub mod number;
 pub mod profile;
 pub mod profiles;
+mod project;
 mod summary_row;
 pub(crate) mod terms;
 pub mod text;
