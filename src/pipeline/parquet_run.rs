@@ -106,9 +106,10 @@ const FIGURE_ROLES: [Role; 4] = [
 ];
 
 /// The columns whose cells are read only as numbers (the amount, quantity,
-/// unit price and list cost), so that a figure can stand for their text:
-/// none of the amount's left (where a summary label is looked for), of
-/// the classification texts, markers, terms, credit list, record type or
+/// unit price and list cost, and the money terms), so that a figure can
+/// stand for their text: none of the amount's left (where a summary label
+/// is looked for), of the classification texts, markers, text terms,
+/// credit list, record type or
 /// another role; none when every column is text (user rules read any
 /// cell's text) or the file's decimal mark is not a point (the text would
 /// be read another way).
@@ -124,16 +125,21 @@ fn figure_columns(text: &[bool], norm: &RowNormaliser<'_>) -> Vec<usize> {
             .any(|(r, &i)| i == c && !FIGURE_ROLES.contains(r))
             || map.class_tiers.iter().flatten().any(|&i| i == c)
             || map.markers.iter().any(|(i, _)| *i == c)
-            || map.terms.iter().any(|(_, i)| *i == c)
+            || map.terms.iter().any(|(t, i)| *i == c && !t.is_figure())
             || map.credit_list == Some(c)
             || map.header_currency_column == Some(c)
             || map.record_type.as_ref().is_some_and(|(i, _)| *i == c)
     };
+    // The money terms too (`EffectiveCost`, `ContractedCost`: read only
+    // as numbers, through the same `Figures`).
+    let terms = map.terms.iter().filter(|(t, _)| t.is_figure());
     let mut cols: Vec<usize> = FIGURE_ROLES
         .iter()
         .filter_map(|r| map.get(*r))
+        .chain(terms.map(|(_, c)| *c))
         .filter(|&c| c >= amount && !other(c))
         .collect();
+    cols.sort_unstable();
     cols.dedup();
     cols
 }

@@ -204,3 +204,36 @@ fn folded_columns_decide_blank_rows_and_name_the_first_oversized_cell() {
         message(5)
     );
 }
+
+/// FOCUS money terms (`ContractedCost`, `ContractedUnitPrice`,
+/// `EffectiveCost`) as DECIMAL are read as exact values, as the amount is,
+/// with the same findings as the same rows as CSV.
+#[test]
+fn decimal_money_terms_give_the_findings_of_their_text() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "terms",
+        "SELECT * FROM (VALUES \
+         ('GPU hours', 150.00::DECIMAL(12,2), 'USD', 10::DECIMAL(12,0), NULL::DECIMAL(12,2), 120.00::DECIMAL(12,2), 150.00::DECIMAL(12,2), 'Usage'), \
+         ('Storage', 10.00::DECIMAL(12,2), 'USD', 20::DECIMAL(12,0), 0.40::DECIMAL(12,2), NULL::DECIMAL(12,2), 10.00::DECIMAL(12,2), 'Usage'), \
+         ('Network', 5.00::DECIMAL(12,2), 'USD', 1::DECIMAL(12,0), 5.00::DECIMAL(12,2), 5.00::DECIMAL(12,2), 5.00::DECIMAL(12,2), 'Usage')) \
+         v(ChargeDescription, BilledCost, BillingCurrency, PricingQuantity, ContractedUnitPrice, ContractedCost, EffectiveCost, ChargeCategory)",
+    );
+    let pq = summary(&dir.path().join("terms.parquet"));
+    // Line 2: 150.00 billed, 120.00 contracted (30.00 above). Line 3: no
+    // ContractedCost, 0.40 x 20 = 8.00 contracted, 10.00 billed (2.00
+    // above, more than 0.005 + 20 x 0.005 = 0.105 of rounding). Line 4:
+    // 5.00 billed, 5.00 contracted. Total 150.00 + 10.00 + 5.00 = 165.00.
+    // The bill's own finding (no line) sums the two.
+    assert_eq!(
+        codes(&pq, "above-contracted-price"),
+        [None, Some(2), Some(3)],
+        "{pq:?}"
+    );
+    assert_eq!((pq.0.as_str(), pq.1, pq.2), ("165.00", 3, 0), "{pq:?}");
+    assert_eq!(pq, summary(&dir.path().join("terms.csv")));
+}
