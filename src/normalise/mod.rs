@@ -5,12 +5,14 @@
 //! into line items.
 
 pub(crate) mod block;
+mod credit_list;
 pub mod date;
 pub(crate) mod header;
 pub(crate) mod infer;
 pub mod number;
 pub mod profile;
 pub mod profiles;
+mod project;
 mod summary_row;
 pub(crate) mod terms;
 pub mod text;
@@ -23,6 +25,7 @@ use crate::vocab::summary::{self, SummaryKind};
 use number::{Cell, DecimalMark, parse_number};
 use profile::{ColumnMap, ColumnOverrides, CostBasis, MissingColumns, Profile, Role, map_header};
 
+pub use credit_list::parse_credit_list;
 pub use summary_row::summary_of_row;
 
 /// How many records from the top are searched for the header row.
@@ -287,16 +290,24 @@ impl RowNormaliser<'_> {
 
     /// The row's commitment and contract cells ([`terms`]); `None` for a
     /// file without such columns. A figure that is not a number is an
-    /// `unparsable-value`, as in any other money column.
+    /// `unparsable-value`, as in any other money column. A money term's
+    /// value is taken from `figures` when it has one (a Parquet DECIMAL),
+    /// as the amount's is.
     fn terms(
         &self,
         line: u64,
         rec: &::csv::ByteRecord,
+        figures: &dyn Figures,
     ) -> Result<Option<Box<crate::model::Terms>>, Box<Finding>> {
         if self.map.terms.is_empty() {
             return Ok(None);
         }
         terms::read(&self.map.terms, |i, figure| {
+            if figure {
+                if let Some(value) = figures.figure(i) {
+                    return Ok(value.map(terms::TermCell::Figure));
+                }
+            }
             let t = number::trim(self.text(line, rec, i)?);
             if t.is_empty() || number::is_placeholder(t) {
                 return Ok(None);
@@ -512,7 +523,7 @@ impl RowNormaliser<'_> {
         *fingerprint = 0;
         *forced = None;
         *category = Category::Other;
-        *terms = self.terms(line, rec)?;
+        *terms = self.terms(line, rec, figures)?;
         item.fingerprint = self.fingerprint(rec);
         if item.unit.is_none() {
             if let Some(i) = self.map.get(Role::Quantity) {
@@ -614,60 +625,6 @@ fn put(slot: &mut Option<String>, value: Option<&str>) {
             kept.push_str(v);
         }
         (_, v) => *slot = v.map(str::to_string),
-    }
-}
-
-/// Reads a credits cell: `[]`, JSON `[{"name": "x", "amount": -1.23}]` or the
-/// Python-style `[{'name': 'x', 'amount': -5e-06, 'full_name': None}]` that
-/// flattened GCP exports carry. Returns `(name, amount)` per credit.
-pub fn parse_credit_list(cell: &str, mark: DecimalMark) -> Result<Vec<(String, Decimal)>, String> {
-    let t = cell.trim();
-    if number::is_placeholder(t) || t == "[]" {
-        return Ok(Vec::new());
-    }
-    if !(t.starts_with('[') && t.ends_with(']')) {
-        return Err(format!(
-            "`{}` is not a list of credits",
-            t.chars().take(60).collect::<String>()
-        ));
-    }
-    let mut out = Vec::new();
-    for object in t.split('{').skip(1) {
-        let amount = key_value(object, "amount")
-            .ok_or_else(|| "a credit without an `amount`".to_string())?;
-        let amount = match parse_number(amount, mark) {
-            Ok(Cell::Value(d)) => d,
-            Ok(Cell::Missing) => continue,
-            Err(e) => return Err(format!("credit amount: {e}")),
-        };
-        let name = key_value(object, "name")
-            .map(|n| n.trim_matches(['\'', '"']).to_string())
-            .unwrap_or_else(|| "credit".into());
-        out.push((name, amount));
-    }
-    Ok(out)
-}
-
-/// The raw value after `'key':` or `"key":` in one object of a credits list,
-/// up to the next `,` or `}` outside quotes.
-fn key_value<'a>(object: &'a str, key: &str) -> Option<&'a str> {
-    let mut rest = object;
-    loop {
-        let i = rest.find(key)?;
-        let before = rest[..i].chars().last();
-        let after = &rest[i + key.len()..];
-        let quoted = matches!(before, Some('\'' | '"'))
-            && after.starts_with(['\'', '"'])
-            && after[1..].trim_start().starts_with(':');
-        if quoted {
-            let value = after[1..].trim_start()[1..].trim_start();
-            let end = match value.chars().next() {
-                Some(q @ ('\'' | '"')) => value[1..].find(q).map(|j| j + 2)?,
-                _ => value.find([',', '}']).unwrap_or(value.len()),
-            };
-            return Some(value[..end].trim());
-        }
-        rest = after;
     }
 }
 

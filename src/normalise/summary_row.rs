@@ -1,9 +1,46 @@
 //! Whether a CSV row is a summary row (moved out of `normalise/mod.rs`,
 //! which holds the row normaliser).
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
+
 use super::number::{self, Cell, DecimalMark, parse_number};
 use super::{date, header, summary_label};
 use crate::vocab::summary::SummaryKind;
+
+/// Distinct description texts whose summary kind a thread remembers. A
+/// bill has few (the 1M-row FOCUS bench set: about 2,700); past this
+/// many, a new text is asked about without being remembered, so memory
+/// stays bounded on a bill whose every description differs.
+pub const LABEL_CACHE_TEXTS: usize = 8192;
+
+thread_local! {
+    /// [`summary_label`] of each description text seen on this thread.
+    static LABELS: RefCell<FxHashMap<Box<str>, Option<SummaryKind>>> =
+        RefCell::new(FxHashMap::default());
+}
+
+/// [`summary_label`] of a row's first classification text, remembered per
+/// distinct text ([`LABEL_CACHE_TEXTS`]): the label test lowercases and
+/// looks up its text two or three times (whole, without a rate, without a
+/// trailing currency), and a bill repeats its descriptions on every row
+/// (issue 27 item 3). `summary_label` is a function of the text alone
+/// (the label tables and the currency table are constants), so the
+/// decision is the same as asking each time.
+fn description_label(text: &str) -> Option<SummaryKind> {
+    LABELS.with(|labels| {
+        let mut labels = labels.borrow_mut();
+        if let Some(kind) = labels.get(text) {
+            return *kind;
+        }
+        let kind = summary_label(text);
+        if labels.len() < LABEL_CACHE_TEXTS {
+            labels.insert(text.into(), kind);
+        }
+        kind
+    })
+}
 
 /// Whether a row is a summary row, and of which kind: the one rule of every
 /// CSV reader (one thread, ranges, Parquet; docs/decisions.md, "Summary rows
@@ -25,7 +62,7 @@ pub fn summary_of_row(
 ) -> Option<SummaryKind> {
     let mut texts = tiers.iter().flatten();
     let label = match texts.next() {
-        Some(first) => summary_label(first)?,
+        Some(first) => description_label(first)?,
         None => rec
             .iter()
             .take(amount_col)
@@ -47,4 +84,44 @@ fn is_date_currency_or_number(s: &str) -> bool {
         || header::is_iso_code(s)
         || header::currency_code(s).is_some()
         || matches!(parse_number(s, DecimalMark::Dot), Ok(Cell::Value(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use SummaryKind::*;
+
+    /// Each text asked twice (the second answer is the remembered one),
+    /// then again once the cache is full: the kinds are the label tables'
+    /// (`vocab::summary`), written out by hand.
+    #[test]
+    fn a_remembered_description_gets_the_same_kind() {
+        let cases = [
+            ("Total", Some(Total)),
+            ("Tax (8%)", Some(Tax)),
+            ("Total USD", Some(Total)),
+            ("小计：", Some(Subtotal)),
+            ("Promotional credits 代金券抵扣", Some(Credit)),
+            ("Total Storage", None),
+            ("Tax advisory service", None),
+            ("Amazon EC2 p4d.24xlarge", None),
+        ];
+        for _ in 0..2 {
+            for (text, kind) in cases {
+                assert_eq!(description_label(text), kind, "{text}");
+            }
+        }
+        // Fill the cache with other texts: new ones are still answered.
+        for i in 0..LABEL_CACHE_TEXTS {
+            assert_eq!(description_label(&format!("SKU {i}")), None);
+        }
+        assert!(LABELS.with(|l| l.borrow().len()) <= LABEL_CACHE_TEXTS);
+        for (text, kind) in [
+            ("Subtotal", Some(Subtotal)),
+            ("GST", Some(Tax)),
+            ("Total GPU", None),
+        ] {
+            assert_eq!(description_label(text), kind, "{text}");
+        }
+    }
 }

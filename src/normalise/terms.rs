@@ -29,7 +29,7 @@ pub enum Term {
 
 impl Term {
     /// Whether the column holds money (read as an exact decimal).
-    fn is_figure(self) -> bool {
+    pub(crate) fn is_figure(self) -> bool {
         matches!(slot(&mut Terms::default(), self), Slot::Figure(_))
     }
 }

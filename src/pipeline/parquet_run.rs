@@ -27,7 +27,7 @@ use crate::audit::Caches;
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest::parquet::hashed::Hashes;
-use crate::ingest::parquet::rows::{BATCH_ROWS, Group, Mode, Table};
+use crate::ingest::parquet::rows::{BATCH_ROWS, Group, Mode, Table, held};
 use crate::model::Check;
 use crate::model::LineItem;
 use crate::normalise::number::DecimalMark;
@@ -106,9 +106,10 @@ const FIGURE_ROLES: [Role; 4] = [
 ];
 
 /// The columns whose cells are read only as numbers (the amount, quantity,
-/// unit price and list cost), so that a figure can stand for their text:
-/// none of the amount's left (where a summary label is looked for), of
-/// the classification texts, markers, terms, credit list, record type or
+/// unit price and list cost, and the money terms), so that a figure can
+/// stand for their text: none of the amount's left (where a summary label
+/// is looked for), of the classification texts, markers, text terms,
+/// credit list, record type or
 /// another role; none when every column is text (user rules read any
 /// cell's text) or the file's decimal mark is not a point (the text would
 /// be read another way).
@@ -124,30 +125,69 @@ fn figure_columns(text: &[bool], norm: &RowNormaliser<'_>) -> Vec<usize> {
             .any(|(r, &i)| i == c && !FIGURE_ROLES.contains(r))
             || map.class_tiers.iter().flatten().any(|&i| i == c)
             || map.markers.iter().any(|(i, _)| *i == c)
-            || map.terms.iter().any(|(_, i)| *i == c)
+            || map.terms.iter().any(|(t, i)| *i == c && !t.is_figure())
             || map.credit_list == Some(c)
             || map.header_currency_column == Some(c)
             || map.record_type.as_ref().is_some_and(|(i, _)| *i == c)
     };
+    // The money terms too (`EffectiveCost`, `ContractedCost`: read only
+    // as numbers, through the same `Figures`).
+    let terms = map.terms.iter().filter(|(t, _)| t.is_figure());
     let mut cols: Vec<usize> = FIGURE_ROLES
         .iter()
         .filter_map(|r| map.get(*r))
+        .chain(terms.map(|(_, c)| *c))
         .filter(|&c| c >= amount && !other(c))
         .collect();
+    cols.sort_unstable();
     cols.dedup();
     cols
 }
 
-/// Row `i` of a batch's figures, for the normaliser.
+/// Row `i` of a batch's figures, for the normaliser; with `held`, for a
+/// record holding only those columns (`c` is the place in it).
 struct RowFigures<'g, 't> {
     group: &'g Group<'t>,
     i: usize,
+    held: Option<&'g [usize]>,
 }
 
 impl Figures for RowFigures<'_, '_> {
     fn figure(&self, c: usize) -> Option<Option<rust_decimal::Decimal>> {
+        let c = match self.held {
+            Some(held) => *held.get(c)?,
+            None => c,
+        };
         self.group.figure(c, self.i)
     }
+}
+
+/// The columns a record holds, and the column map renumbered onto them
+/// ([`ColumnMap::projected`]), when some columns are folded (not held);
+/// `None` when every column is held. A map that reads a column the modes
+/// fold (never, as [`text_columns`] gives every column the map reads a
+/// text) gets every column held, as text.
+fn projection(modes: &mut [Mode], map: &ColumnMap) -> Option<(Vec<usize>, ColumnMap)> {
+    let held = held(modes);
+    if held.len() == modes.len() {
+        return None;
+    }
+    match map.projected(&held) {
+        Some(projected) => Some((held, projected)),
+        None => {
+            for m in modes.iter_mut().filter(|m| **m != Mode::Figure) {
+                *m = Mode::Text;
+            }
+            None
+        }
+    }
+}
+
+/// Whether every cell of a record is blank (the normaliser's blank-row
+/// test).
+fn all_blank(rec: &ByteRecord) -> bool {
+    rec.iter()
+        .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
 }
 
 /// Reads every row of `table` into the bills on `workers` threads (see the
@@ -166,7 +206,20 @@ pub(super) fn read<'p>(
     // The checks run on the workers unless something needs the items.
     let policy = opts.item_hook.is_none().then(|| bills.policy());
     let duplicates = bills.policy().severity(Check::DuplicateLine).is_some();
-    let modes = modes(text, norm, table, duplicates);
+    let mut modes = modes(text, norm, table, duplicates);
+    // A row's record holds only the columns read (docs/decisions.md,
+    // "Parquet: a record of only the read columns").
+    let projection = projection(&mut modes, norm.map);
+    let held_norm = projection.as_ref().map(|(_, map)| RowNormaliser {
+        map,
+        mark: norm.mark,
+        path: norm.path,
+        dates: norm.dates,
+    });
+    let (held_norm, held) = match (&held_norm, &projection) {
+        (Some(n), Some((held, _))) => (n, Some(held.as_slice())),
+        _ => (norm, None),
+    };
     let modes = &modes;
     let (job_tx, job_rx) = mpsc::channel::<(usize, mpsc::SyncSender<Batch<'p>>)>();
     let job_rx = Mutex::new(job_rx);
@@ -228,7 +281,24 @@ pub(super) fn read<'p>(
                             group.record(i, &mut rec);
                             // Row N is line N+1: the header is line 1.
                             let line = first + i as u64 + 1;
-                            let figures = RowFigures { group: &group, i };
+                            // The held cells decide the blank-row and
+                            // oversized-cell tests unless a folded cell is
+                            // long, or is filled where every held one is
+                            // blank: then the row is read with every column.
+                            let whole = held.is_some()
+                                && (group.folded_long(i)
+                                    || (group.folded_filled(i) && all_blank(&rec)));
+                            let (norm, held) = if whole {
+                                group.full_record(i, &mut rec);
+                                (norm, None)
+                            } else {
+                                (held_norm, held)
+                            };
+                            let figures = RowFigures {
+                                group: &group,
+                                i,
+                                held,
+                            };
                             let mut outcome = norm.row_with(line, &rec, &figures, &mut spare);
                             if let (
                                 Some(h),

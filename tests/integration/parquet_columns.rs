@@ -152,3 +152,88 @@ fn decimal_and_integer_money_is_exact_without_text() {
     assert_eq!((pq.0.as_str(), pq.1), ("5", 2), "{pq:?}");
     assert_eq!(pq, summary(&dir.path().join("ints.csv")));
 }
+
+/// A Parquet row's record holds only the columns read (docs/decisions.md,
+/// "Parquet: a record of only the read columns"); the folded ones still
+/// decide the blank-row and oversized-cell tests, and the first oversized
+/// cell in the file's column order is the one named, as for the same rows
+/// as CSV. `Zeta` and `Eta` are columns no profile reads.
+#[test]
+fn folded_columns_decide_blank_rows_and_name_the_first_oversized_cell() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "folded",
+        "SELECT * FROM (VALUES \
+         ('GPU hours', 4.00::DECIMAL(12,2), 'USD', 'a', 'b'), \
+         (NULL, NULL, NULL, repeat(' ', 300000), NULL), \
+         ('Storage', 6.00::DECIMAL(12,2), 'USD', repeat('y', 300000), repeat('z', 300001)), \
+         (repeat('d', 300002), 1.00::DECIMAL(12,2), 'USD', repeat('y', 300000), NULL), \
+         ('Network', 2.00::DECIMAL(12,2), 'USD', NULL, ' ')) v(Description, Amount, Currency, Zeta, Eta)",
+    );
+    let path = dir.path().join("folded.parquet");
+    let pq = summary(&path);
+    // Line 3 is blank (300,000 spaces and nulls); lines 4 and 5 hold a
+    // cell over 256 KiB. Items: lines 2 and 6, 4.00 + 2.00 = 6.00; three
+    // skips.
+    assert_eq!(codes(&pq, "unparsable-value"), [Some(4), Some(5)], "{pq:?}");
+    assert_eq!((pq.0.as_str(), pq.1, pq.2), ("6.00", 2, 3), "{pq:?}");
+    assert_eq!(pq, summary(&dir.path().join("folded.csv")));
+    // Line 4 names Zeta (the first of its two long cells), line 5 the
+    // description (left of Zeta's).
+    let (report, _) = audit_json(&[path.to_str().expect("utf-8 path")]);
+    let message = |line: u64| {
+        report.bills[0]
+            .findings
+            .iter()
+            .find(|f| f.line == Some(line))
+            .map(|f| f.message.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        message(4).starts_with("column `Zeta`: a cell of 300000 bytes"),
+        "{}",
+        message(4)
+    );
+    assert!(
+        message(5).starts_with("column `Description`: a cell of 300002 bytes"),
+        "{}",
+        message(5)
+    );
+}
+
+/// FOCUS money terms (`ContractedCost`, `ContractedUnitPrice`,
+/// `EffectiveCost`) as DECIMAL are read as exact values, as the amount is,
+/// with the same findings as the same rows as CSV.
+#[test]
+fn decimal_money_terms_give_the_findings_of_their_text() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "terms",
+        "SELECT * FROM (VALUES \
+         ('GPU hours', 150.00::DECIMAL(12,2), 'USD', 10::DECIMAL(12,0), NULL::DECIMAL(12,2), 120.00::DECIMAL(12,2), 150.00::DECIMAL(12,2), 'Usage'), \
+         ('Storage', 10.00::DECIMAL(12,2), 'USD', 20::DECIMAL(12,0), 0.40::DECIMAL(12,2), NULL::DECIMAL(12,2), 10.00::DECIMAL(12,2), 'Usage'), \
+         ('Network', 5.00::DECIMAL(12,2), 'USD', 1::DECIMAL(12,0), 5.00::DECIMAL(12,2), 5.00::DECIMAL(12,2), 5.00::DECIMAL(12,2), 'Usage')) \
+         v(ChargeDescription, BilledCost, BillingCurrency, PricingQuantity, ContractedUnitPrice, ContractedCost, EffectiveCost, ChargeCategory)",
+    );
+    let pq = summary(&dir.path().join("terms.parquet"));
+    // Line 2: 150.00 billed, 120.00 contracted (30.00 above). Line 3: no
+    // ContractedCost, 0.40 x 20 = 8.00 contracted, 10.00 billed (2.00
+    // above, more than 0.005 + 20 x 0.005 = 0.105 of rounding). Line 4:
+    // 5.00 billed, 5.00 contracted. Total 150.00 + 10.00 + 5.00 = 165.00.
+    // The bill's own finding (no line) sums the two.
+    assert_eq!(
+        codes(&pq, "above-contracted-price"),
+        [None, Some(2), Some(3)],
+        "{pq:?}"
+    );
+    assert_eq!((pq.0.as_str(), pq.1, pq.2), ("165.00", 3, 0), "{pq:?}");
+    assert_eq!(pq, summary(&dir.path().join("terms.csv")));
+}

@@ -1,7 +1,8 @@
 //! The columns of a Parquet file that no profile reads, decoded without a
-//! text (issue 27): each value is hashed where it is decoded, column by
-//! column into one hash per row, for the duplicate check, and the row's
-//! record gets a stand-in cell for the row tests.
+//! text and without a cell in the row's record (issue 27): each value is
+//! hashed where it is decoded, column by column into one hash per row, for
+//! the duplicate check, and folded into two facts per row for the row
+//! tests that look at every cell.
 //!
 //! `duplicate-line` compares a row's fingerprint, which covers every cell
 //! of a CSV row; a Parquet row's fingerprint is the hash of the cells the
@@ -12,10 +13,14 @@
 //! from its bytes, a number from its bytes in memory), a null as no
 //! bytes, so a null and an empty text are the same cell, as in CSV.
 //!
-//! The stand-in cell, for the tests the normaliser runs on every cell:
-//! nothing for a null or a text of ASCII whitespace (a blank cell), the
-//! text itself when it is longer than `long` bytes (the oversized-cell
-//! test names it), else the one byte `x`.
+//! The facts, for the tests the normaliser runs on every cell
+//! (docs/decisions.md, "Parquet: a record of only the read columns"):
+//! whether any of these cells is not blank (a null or a text of ASCII
+//! whitespace is blank), and the first of them whose text is longer than
+//! `long` bytes (the oversized-cell test names it), with its length and
+//! whether it is blank. [`Hashes::stand_in`] gives each such cell back as
+//! a cell of the same blankness and length class, for the rare row whose
+//! record alone cannot decide those tests.
 
 use ::parquet::column::reader::{ColumnReader, ColumnReaderImpl};
 use ::parquet::data_type::{AsBytes, DataType};
@@ -26,10 +31,26 @@ use super::{Column, each_row, read_values};
 /// The seed of a row's hash before its first hashed column.
 const SEED: u64 = 0x243f_6a88_85a3_08d3;
 
-/// One hash per row of a batch, over the hashed columns.
+/// One hash per row of a batch, over the hashed columns, and the facts of
+/// the folded columns (see the module docs).
 #[derive(Debug, Default)]
 pub struct Hashes {
     rows: Vec<u64>,
+    /// Whether row `i` has a folded cell that is not blank.
+    filled: Vec<bool>,
+    /// Row `i`'s first folded cell longer than `long` bytes.
+    long: Vec<Option<Long>>,
+}
+
+/// A folded cell longer than the longest cell read as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Long {
+    /// Its column.
+    pub column: usize,
+    /// Its length in bytes.
+    pub len: usize,
+    /// Whether it is all ASCII whitespace.
+    pub blank: bool,
 }
 
 impl Hashes {
@@ -37,6 +58,34 @@ impl Hashes {
     pub(super) fn start(&mut self, n: usize) {
         self.rows.clear();
         self.rows.resize(n, SEED);
+        self.filled.clear();
+        self.filled.resize(n, false);
+        self.long.clear();
+        self.long.resize(n, None);
+    }
+
+    /// Whether row `i` has a folded cell that is not blank.
+    pub fn filled(&self, i: usize) -> bool {
+        self.filled.get(i).copied().unwrap_or(false)
+    }
+
+    /// Row `i`'s first folded cell longer than `long` bytes.
+    pub fn long(&self, i: usize) -> Option<Long> {
+        self.long.get(i).copied().flatten()
+    }
+
+    /// A cell standing for row `i`'s folded cell of column `c` in a record
+    /// of every column: as blank as the row's folded cells are (`x` when
+    /// one is not blank, else nothing), or, for the row's first long cell,
+    /// a cell of its length and blankness. The row's blank-row and
+    /// oversized-cell decisions on such a record are those on its cells.
+    pub fn stand_in(&self, i: usize, c: usize, out: &mut Vec<u8>) {
+        out.clear();
+        match self.long(i) {
+            Some(l) if l.column == c => out.resize(l.len, if l.blank { b' ' } else { b'x' }),
+            _ if self.filled(i) => out.push(b'x'),
+            _ => {}
+        }
     }
 
     pub(super) fn rows_mut(&mut self) -> &mut [u64] {
@@ -63,22 +112,24 @@ pub(super) struct StandIns<'c> {
     pub ends: &'c mut Vec<usize>,
 }
 
-/// Decodes `n` rows of a column into its stand-in cells and, when there
-/// are `hashes`, into them (see the module docs).
+/// Decodes `n` rows of column `c` into the rows' facts and, with `hash`,
+/// into their hashes (see the module docs).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn decode(
     col: &Column,
+    c: usize,
     reader: &mut ColumnReader,
     n: usize,
     first_row: u64,
     long: usize,
-    out: StandIns<'_>,
-    hashes: Option<&mut Hashes>,
+    out: &mut Hashes,
+    hash: bool,
 ) -> Result<(), String> {
     use ::parquet::data_type as t;
     let max_def = col.descr.max_def_level();
     // A BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY that is not a DECIMAL is text.
     let text = !matches!(col.kind, super::cell::Kind::Decimal { .. });
-    let args = (n, max_def, first_row, long, out, hashes);
+    let args = (c, n, max_def, first_row, long, out, hash);
     match reader {
         ColumnReader::BoolColumnReader(r) => column::<t::BoolType>(r, false, args),
         ColumnReader::Int32ColumnReader(r) => column::<t::Int32Type>(r, false, args),
@@ -93,29 +144,45 @@ pub(super) fn decode(
     }
 }
 
-type Args<'o, 'h> = (usize, i16, u64, usize, StandIns<'o>, Option<&'h mut Hashes>);
+type Args<'h> = (usize, usize, i16, u64, usize, &'h mut Hashes, bool);
 
 fn column<T: DataType>(
     reader: &mut ColumnReaderImpl<T>,
     text: bool,
-    (n, max_def, first_row, long, out, mut hashes): Args<'_, '_>,
+    (c, n, max_def, first_row, long, out, hash): Args<'_>,
 ) -> Result<(), String> {
     let (mut defs, mut values) = (Vec::new(), Vec::new());
     read_values(reader, n, max_def, first_row, &mut defs, &mut values)?;
-    let StandIns { data, ends } = out;
+    let Hashes {
+        rows,
+        filled,
+        long: longs,
+    } = out;
     each_row(n, max_def, first_row, &defs, &values, |i, v| {
         let bytes = v.map_or(&[][..], AsBytes::as_bytes);
-        if let Some(h) = hashes.as_mut().and_then(|h| h.rows.get_mut(i)) {
-            *h = xxh3_64_with_seed(bytes, *h);
-        }
-        if v.is_some() {
-            if text && bytes.len() > long {
-                data.extend_from_slice(bytes);
-            } else if !text || !bytes.iter().all(u8::is_ascii_whitespace) {
-                data.push(b'x');
+        if hash {
+            if let Some(h) = rows.get_mut(i) {
+                *h = xxh3_64_with_seed(bytes, *h);
             }
         }
-        ends.push(data.len());
+        if v.is_some() {
+            // A value that is not text (a number, a date) is never blank.
+            let blank = text && bytes.iter().all(u8::is_ascii_whitespace);
+            if !blank {
+                if let Some(f) = filled.get_mut(i) {
+                    *f = true;
+                }
+            }
+            if text && bytes.len() > long {
+                if let Some(l @ None) = longs.get_mut(i) {
+                    *l = Some(Long {
+                        column: c,
+                        len: bytes.len(),
+                        blank,
+                    });
+                }
+            }
+        }
         Ok(())
     })
 }

@@ -7,14 +7,17 @@
 //! thread: a `Table` is shared, a `Group` is its thread's own.
 //!
 //! **Projection** (issue 27). Each column has a [`Mode`]: the columns a
-//! profile reads ([`Mode::Text`]) get the cell texts of [`super::cell`];
-//! the others get no text, only a stand-in cell for the row tests that
-//! look at every cell (blank row, oversized cell) and, when
-//! `duplicate-line` compares rows, a hash of their values
-//! ([`Mode::Hashed`], see [`super::hashed`]: a row's fingerprint covers
-//! every cell, as it does for a CSV row). So every column is read (those
-//! tests need each cell), but only the profile's are made text. See
-//! docs/decisions.md, "Parquet: columns, money and the duplicate key".
+//! profile reads ([`Mode::Text`], [`Mode::Figure`]) are held in the row's
+//! record; the others are folded ([`super::hashed`]): no text and no cell,
+//! only, per row, a hash of their values (when `duplicate-line` compares
+//! rows, [`Mode::Hashed`]) and the facts the row tests that look at every
+//! cell need (blank row, oversized cell). [`Group::record`] holds the
+//! held columns only; [`Group::full_record`] gives every column, the
+//! folded ones as stand-ins, for the rare row whose held cells cannot
+//! decide those tests. So every column is read, but only the profile's
+//! are made text or put in the record. See docs/decisions.md, "Parquet:
+//! columns, money and the duplicate key" and "Parquet: a record of only
+//! the read columns".
 
 use std::sync::Arc;
 
@@ -39,6 +42,14 @@ pub enum Mode {
     StandIn,
     /// Exact values ([`super::figures`]), hashed, and a stand-in cell.
     Figure,
+}
+
+/// The columns whose cells a row's record holds under `modes`: those read
+/// as text or as figures, ascending.
+pub fn held(modes: &[Mode]) -> Vec<usize> {
+    (0..modes.len())
+        .filter(|&c| matches!(modes[c], Mode::Text | Mode::Figure))
+        .collect()
 }
 
 /// Rows decoded at a time.
@@ -137,6 +148,19 @@ struct Cells {
 }
 
 impl Cells {
+    /// Pushes row `i`'s cell onto `rec`.
+    fn push(&self, i: usize, rec: &mut ByteRecord) {
+        if self.value_of_row.is_empty() {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] };
+            rec.push_field(&self.data[start..self.ends[i]]);
+        } else {
+            match self.value_of_row[i] {
+                NULL_ROW => rec.push_field(b""),
+                v => rec.push_field(self.values[v as usize].data()),
+            }
+        }
+    }
+
     fn clear(&mut self) {
         self.data.clear();
         self.ends.clear();
@@ -207,12 +231,8 @@ impl Group<'_> {
                     }
                     mode => {
                         cells.clear();
-                        let out = StandIns {
-                            data: &mut cells.data,
-                            ends: &mut cells.ends,
-                        };
-                        let hashes = (mode == Mode::Hashed).then_some(&mut *hashes);
-                        hashed::decode(col, reader, n, first, long, out, hashes)
+                        let hash = mode == Mode::Hashed;
+                        hashed::decode(col, c, reader, n, first, long, hashes, hash)
                     }
                 }
                 .map_err(|e| format!("row group {g}, column `{}`: {e}", col.descr.name()))?;
@@ -250,18 +270,46 @@ impl Group<'_> {
         }
     }
 
-    /// Fills `rec` with the cells of row `i` of the batch.
+    fn holds(&self, c: usize) -> bool {
+        matches!(self.modes[c], Mode::Text | Mode::Figure)
+    }
+
+    /// Whether row `i` has a cell that is not blank among the columns its
+    /// record does not hold.
+    pub fn folded_filled(&self, i: usize) -> bool {
+        self.hashes.filled(i)
+    }
+
+    /// Whether row `i` has a cell longer than `long` bytes among the
+    /// columns its record does not hold.
+    pub fn folded_long(&self, i: usize) -> bool {
+        self.hashes.long(i).is_some()
+    }
+
+    /// Fills `rec` with the cells of row `i` of the batch in the columns
+    /// it holds ([`Group::held`]).
     pub fn record(&self, i: usize, rec: &mut ByteRecord) {
         rec.clear();
-        for c in &self.cells {
-            if c.value_of_row.is_empty() {
-                let start = if i == 0 { 0 } else { c.ends[i - 1] };
-                rec.push_field(&c.data[start..c.ends[i]]);
+        for (c, cells) in self.cells.iter().enumerate() {
+            if self.holds(c) {
+                cells.push(i, rec);
+            }
+        }
+    }
+
+    /// Fills `rec` with a cell of row `i` for every column: the held
+    /// columns' cells, and for each folded column a stand-in of the same
+    /// blankness and length class ([`Hashes::stand_in`]), for the row tests
+    /// when the held cells alone cannot decide them.
+    pub fn full_record(&self, i: usize, rec: &mut ByteRecord) {
+        rec.clear();
+        let mut stand_in = Vec::new();
+        for (c, cells) in self.cells.iter().enumerate() {
+            if self.holds(c) {
+                cells.push(i, rec);
             } else {
-                match c.value_of_row[i] {
-                    NULL_ROW => rec.push_field(b""),
-                    v => rec.push_field(c.values[v as usize].data()),
-                }
+                self.hashes.stand_in(i, c, &mut stand_in);
+                rec.push_field(&stand_in);
             }
         }
     }
