@@ -91,12 +91,33 @@ pub(super) fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
         .filter(|l| !l.trim().is_empty())
         .take(20)
         .collect();
-    let counts: Vec<usize> = lines
-        .iter()
-        .map(|l| l.bytes().filter(|b| *b == delimiter).count())
-        .collect();
+    let counts: Vec<usize> = lines.iter().map(|l| delimiters_in(l, delimiter)).collect();
     let with = counts.iter().filter(|c| **c >= 1).count();
     with * 2 > lines.len()
+}
+
+/// The delimiters of one line, less the decimal commas of a laid-out text
+/// (`Итого:      12 000,00`): in a line whose cells are parted by runs of
+/// spaces, a comma between a digit and exactly two digits that end the line
+/// or a cell is a decimal mark, not a delimiter. Without this a Russian or
+/// German text invoice with one such amount per line was read as a CSV of
+/// two columns, its amounts the `00` after the comma.
+fn delimiters_in(line: &str, delimiter: u8) -> usize {
+    let b = line.as_bytes();
+    let laid_out = line.trim().contains("   ");
+    (0..b.len())
+        .filter(|&i| b[i] == delimiter)
+        .filter(|&i| {
+            let decimal = delimiter == b','
+                && laid_out
+                && i > 0
+                && b[i - 1].is_ascii_digit()
+                && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_digit)
+                && b.get(i + 3).is_none_or(|c| c.is_ascii_whitespace());
+            !decimal
+        })
+        .count()
 }
 
 /// The rows of `prefix` below its `header` row (all of them when `header`
@@ -134,4 +155,26 @@ pub(super) fn rows_after_header(
         rows.pop();
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::delimiters_in;
+
+    #[test]
+    fn decimal_commas_of_a_laid_out_line_are_not_delimiters() {
+        assert_eq!(delimiters_in("Итого:                12 000,00", b','), 0);
+        assert_eq!(delimiters_in("Storage      1,50      3,00   ", b','), 0);
+        // A prose comma in a laid-out line still counts.
+        assert_eq!(
+            delimiters_in("GPU A100, hours     100     10 000,00", b','),
+            1
+        );
+        // Not laid out: a CSV row's `5,10` is two cells.
+        assert_eq!(delimiters_in("GPU,5,10", b','), 2);
+        // Three digits after the comma: a thousands group or a cell.
+        assert_eq!(delimiters_in("Total      1,200", b','), 1);
+        // Only a comma can be a decimal mark.
+        assert_eq!(delimiters_in("Total   ;   12;00", b';'), 2);
+    }
 }

@@ -124,6 +124,7 @@ pub(super) fn audit_invoice(
     };
     // Every subtotal and total stated is kept for `parse-double-counted`.
     bills.keep_stated_figures = true;
+    let mut included_tax: Vec<String> = Vec::new();
     for line in &invoice.lines {
         let mut outcome = match (bad_utf8.get(&line.line), &line.kind) {
             (Some(byte), LineKind::Item(_) | LineKind::Summary(_)) => {
@@ -171,6 +172,11 @@ pub(super) fn audit_invoice(
             (_, LineKind::Header(text::HeaderField::SetAside)) => {
                 RowOutcome::Skip(SkipReason::Summary, None)
             }
+            // The tax inside the gross amounts: stated, not charged.
+            (_, LineKind::Header(text::HeaderField::IncludedTax)) => {
+                included_tax.push(line.line.to_string());
+                RowOutcome::Skip(SkipReason::Summary, None)
+            }
             (_, LineKind::Header(_) | LineKind::ColumnHeading | LineKind::Rule) => continue,
         };
         // A stated figure is on its summary's line.
@@ -179,6 +185,16 @@ pub(super) fn audit_invoice(
             _ => line.line,
         };
         bills.add_outcome(&mut outcome, at, |i| seen(opts, path, i));
+    }
+    if !included_tax.is_empty() {
+        let (word, verb) = match included_tax.len() {
+            1 => ("line", "states"),
+            _ => ("lines", "state"),
+        };
+        bills.notes.push(format!(
+            "{word} {} {verb} the tax already included in the amounts (a label such as `Including VAT`, `inkl. MwSt.`, `в том числе НДС`): counted as a summary row, not added to the lines",
+            included_tax.join(", ")
+        ));
     }
     if let Some(s) = &invoice.set_aside {
         bills.notes.push(s.note(invoice.currency().as_deref()));

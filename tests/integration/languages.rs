@@ -279,3 +279,62 @@ Total,,,\"₹1,65,200.00\"\n";
     assert!(!has(&b, "hidden-fee-share"), "{:?}", b.findings);
     assert!(!has(&b, "unparsable-value"), "{:?}", b.findings);
 }
+
+#[test]
+fn a_russian_text_invoice_with_one_decimal_comma_per_line_and_vat_included() {
+    let txt = "ООО \"ГПУ Облако\"                       Счёт № 118 от 30.11.2025
+
+Наименование                                   Кол-во      Сумма
+Аренда GPU A100, часы                           100     10 000,00
+Хранилище, ГБ-мес                               200      1 500,00
+Резервные копии (снапшоты)                      200        500,00
+
+Итого:                                                  12 000,00
+В том числе НДС (20%):                                   2 000,00
+Всего к оплате:                                         12 000,00
+";
+    // On main: read as a CSV of two columns split at the decimal commas,
+    // every amount the `00` after the comma: total 0.00, nothing flagged.
+    let b = audit("счет-118.txt", txt);
+    assert_eq!(b.format, "text-invoice");
+    // 10 000 + 1 500 + 500 = 12 000 = Итого = Всего к оплате.
+    assert_eq!(b.subtotal, d("12000.00"));
+    assert_eq!(b.total, d("12000.00"));
+    assert_eq!(b.stated_total, Some(d("12000.00")));
+    // The НДС is inside the 12 000 (в том числе: "of which"): not added.
+    assert_eq!(b.totals.get(Category::Tax), d("0"));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    assert_eq!(b.totals.get(Category::StorageReplica), d("500.00"));
+    assert_eq!(b.line_items, 3);
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.starts_with("line 9 states the tax already included")),
+        "{:?}",
+        b.notes
+    );
+}
+
+#[test]
+fn an_english_text_invoice_whose_vat_line_is_included_in_the_total() {
+    let txt = "GPU Cloud GmbH                         Invoice 2025-118
+
+Description                                   Qty      Amount
+GPU rental A100, hours                        100    1,000.00
+Object storage, GB-month                      200      150.00
+Snapshots                                     200       50.00
+
+Total                                                1,200.00
+Including VAT 20%                                      200.00
+";
+    // On main `Including VAT 20%` was an item classified as tax: total
+    // 1 400.00 and a total-mismatch error against the stated 1 200.00.
+    let b = audit("invoice.txt", txt);
+    // 1 000 + 150 + 50 = 1 200 = Total; the 200 VAT is inside it.
+    assert_eq!(b.total, d("1200.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("0"));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    // Replicas 50 / 1 200 = 4.17%: within 5%.
+    assert_eq!(b.hidden, d("50.00"));
+    assert!(!has(&b, "hidden-fee-share"), "{:?}", b.findings);
+}

@@ -45,6 +45,11 @@ pub fn read_line(line_no: u64, line: &str, inv: &mut Invoice) -> LineKind {
         if summary::is_carried(strip_code(&plain)) {
             return LineKind::Header(HeaderField::Restated);
         }
+        // `Including VAT 20%  200.00`, `В том числе НДС (20%):  2 000,00`:
+        // the tax inside the gross amounts, not a charge of its own.
+        if summary::is_included_tax(&plain) {
+            return LineKind::Header(HeaderField::IncludedTax);
+        }
     }
     if let Some(field) = header(body, inv) {
         return LineKind::Header(field);

@@ -129,6 +129,11 @@ pub enum HeaderField {
     /// (`Applied balance  -€20.00`, `Betaald met iDeal  € 189,00-`,
     /// `现金支付  ¥790.82`): not a charge and not the total.
     Payment,
+    /// The tax already included in the gross amounts, stated for
+    /// information (`Including VAT 20%  200.00`, `В том числе НДС`,
+    /// [`crate::vocab::summary::INCLUDED_TAX`]): never added to the lines.
+    /// Counted as a `summary` skip and said in a note.
+    IncludedTax,
     /// An item line of a block that restates the counted one: the charges
     /// printed twice, provably (a summary block above the detail, each
     /// adding to the stated total). Counted as a `summary` skip and said
