@@ -49,9 +49,9 @@ type MonthRows = ((i32, u32), Decimal, Decimal, u64);
 
 /// Accumulates [`Monthly`] one item at a time, for a bill or a run of its
 /// rows. Which [`MAX_MONTHS`] months are tracked depends on the order the
-/// months first come, so a tally started [`Start::After`] keeps the rows of
+/// months first come, so a tally started `Start::After` keeps the rows of
 /// the months past its own cap for its merge (the bill may track them);
-/// the bill's own tally (`default`, [`Start::First`]) counts them.
+/// the bill's own tally (`default`, `Start::First`) counts them.
 #[derive(Debug, Default)]
 pub struct MonthlyTally {
     /// (year, month) -> (hidden, subtotal, items that reached the month).
