@@ -12,7 +12,7 @@ use super::diagnostics::{
     csv_error, header_snippet, io_error, missing_columns, no_header, override_not_found,
 };
 use super::parallel::{Blocks, Parallel, Ranges};
-use super::rows::{Classify, read_rows, record_start};
+use super::rows::{Classify, read_rows, record_outcome, record_start};
 use super::{Options, ProgressHook};
 use crate::audit::Bill;
 use crate::classify::user::BoundRules;
@@ -371,6 +371,7 @@ impl<'o> Run<'o> {
             mark,
             path,
             dates: &dates,
+            delimiter,
         };
         let class = Classify {
             opts,
@@ -407,8 +408,11 @@ impl<'o> Run<'o> {
                 // the rest of the input, on this thread.
                 let mut cache = crate::classify::ClassCache::default();
                 for (rec, line) in &pending {
-                    let mut outcome = norm.row(*line, rec);
-                    class.outcome(rec, &mut outcome, &mut cache);
+                    let (remark, mut outcome) =
+                        record_outcome(&norm, &class, *line, rec, &mut Vec::new(), &mut cache);
+                    if let Some(mut remark) = remark {
+                        state.bills.add_outcome(&mut remark, *line, |_| {});
+                    }
                     state
                         .bills
                         .add_outcome(&mut outcome, *line, |i| super::seen(opts, path, i));

@@ -30,7 +30,7 @@ use ::csv::ByteRecord;
 
 use super::bills::Bills;
 use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
-use super::rows::{Classify, read_rows, shift_lines};
+use super::rows::{Classify, read_rows, record_outcome, shift_lines};
 use crate::audit::{Caches, Policy};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
@@ -628,9 +628,15 @@ impl<'p> Parallel<'_, 'p> {
             };
             debug_assert!(from + at < to);
             last_start = line;
-            let mut outcome = self.norm.row_reusing(line, &rec, spare);
-            self.class.outcome(&rec, &mut outcome, cache);
+            let (remark, mut outcome) =
+                record_outcome(self.norm, self.class, line, &rec, spare, cache);
             chunk.count += 1;
+            if let Some(mut remark) = remark {
+                match &mut chunk.state {
+                    Some(state) => state.add_outcome(&mut remark, line, |_| {}),
+                    None => chunk.rows.push((line, remark)),
+                }
+            }
             match &mut chunk.state {
                 Some(state) => {
                     state.add_outcome(&mut outcome, line, |_| {});
