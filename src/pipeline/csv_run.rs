@@ -13,6 +13,7 @@ use super::diagnostics::{
 };
 use super::parallel::{Blocks, Parallel, Ranges};
 use super::rows::{Classify, read_rows, record_outcome, record_start};
+use super::sniff::file_mark;
 use super::{Options, ProgressHook};
 use crate::audit::Bill;
 use crate::classify::user::BoundRules;
@@ -524,44 +525,4 @@ fn scan_dates(prefix: &str, delimiter: u8, header: &[String], map: &ColumnMap) -
         .iter()
         .flat_map(|r| cols.iter().filter_map(|&c| r.get(c)));
     DateScan::decide(map.date_order, cells.map(String::as_str))
-}
-
-/// The decimal mark of a file whose profile names none: what the cells of
-/// its first rows show ([`DecimalMark::of_cells`]: a comma-delimited export
-/// may quote `"30,00"`), else the delimiter's custom: a decimal comma after
-/// `;`, a point otherwise. With the note the report gives when the cells
-/// overrule the custom.
-fn file_mark(delimiter: u8, rows: &[Vec<String>]) -> (DecimalMark, Option<String>) {
-    let custom = if delimiter == b';' {
-        DecimalMark::Comma
-    } else {
-        DecimalMark::Dot
-    };
-    match DecimalMark::of_cells(rows.iter().flatten().map(String::as_str)) {
-        Some((mark, cell)) if mark != custom => {
-            let name = match mark {
-                DecimalMark::Comma => "a decimal comma",
-                DecimalMark::Dot => "a decimal point",
-            };
-            let note = format!(
-                "numbers read with {name}: cells such as `{}` can be read no other way (the cells are parted by {})",
-                cell.trim(),
-                delimiter_name(delimiter)
-            );
-            (mark, Some(note))
-        }
-        Some((mark, _)) => (mark, None),
-        None => (custom, None),
-    }
-}
-
-/// How a note names a delimiter.
-fn delimiter_name(delimiter: u8) -> &'static str {
-    match delimiter {
-        b',' => "a comma",
-        b';' => "a semicolon",
-        b'\t' => "a tab",
-        b'|' => "a bar",
-        _ => "another character",
-    }
 }
