@@ -504,7 +504,39 @@ pub(crate) fn currency_from_symbols<'r>(
         .into_iter()
         .filter(|s| (s.chars().count() == 1 && !s.is_ascii()) || *s == "$")
         .collect();
-    for cell in rows.flat_map(|r| r.iter()) {
+    let rows: Vec<&Vec<String>> = rows.collect();
+    // The amount cells first: `5.00 USD` or `€12,00` names the charge's
+    // own currency, where a `$` in a description may not.
+    if let Some(a) = map.get(Role::Amount) {
+        let mut named: Vec<(&'static str, &str)> = Vec::new();
+        for cell in rows.iter().filter_map(|r| r.get(a)) {
+            let t = cell.trim();
+            let words = t.split_whitespace();
+            let ends = [words.clone().next(), words.last()];
+            let code = ends
+                .into_iter()
+                .flatten()
+                .find_map(|w| crate::vocab::currency::code_of(w).filter(|_| header::is_iso_code(w)))
+                .or_else(|| {
+                    symbols
+                        .iter()
+                        .find(|s| t.contains(**s))
+                        .and_then(|s| header::currency_code(s))
+                });
+            if let Some(code) = code {
+                if !named.iter().any(|(c, _)| *c == code) {
+                    named.push((code, t));
+                }
+            }
+        }
+        if let [(code, cell)] = named.as_slice() {
+            map.header_currency = Some((*code).to_string());
+            return format!(
+                "no currency column; assumed {code} from `{cell}` in the amount column"
+            );
+        }
+    }
+    for cell in rows.iter().flat_map(|r| r.iter()) {
         for sym in symbols.iter().filter(|s| cell.contains(**s)) {
             if let Some(code) = header::currency_code(sym) {
                 if !found.iter().any(|(c, _)| *c == code) {

@@ -608,3 +608,22 @@ fn a_numbered_item_column_is_not_the_description() {
     assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
     assert!(!has(&b, "unclassified-items"), "{:?}", b.findings);
 }
+
+#[test]
+fn the_currency_an_amount_cell_names_is_the_bills() {
+    // On main: currency unknown (only symbols were looked for, in every
+    // cell), though the amounts say USD.
+    let csv = "Description,Amount\nGPU hours,120.00 USD\nEgress,5.00 USD\n";
+    let b = audit("codes.csv", csv);
+    assert_eq!(b.currency.as_deref(), Some("USD"));
+    // 120.00 + 5.00 = 125.00.
+    assert_eq!(b.total, d("125.00"));
+    // A `$` in a description does not outvote the euro amounts.
+    let csv = "Description,Amount\nGPU hours ($2.50/h list),€120.00\nEgress,€5.00\n";
+    let b = audit("euro.csv", csv);
+    assert_eq!(b.currency.as_deref(), Some("EUR"));
+    assert_eq!(
+        b.currency_note.as_deref(),
+        Some("no currency column; assumed EUR from `€120.00` in the amount column")
+    );
+}

@@ -266,7 +266,7 @@ Total,,,\"₹1,65,200.00\"\n";
     assert_eq!(b.currency.as_deref(), Some("INR"));
     assert_eq!(
         b.currency_note.as_deref(),
-        Some("no currency column; assumed INR from `₹` in the text of the rows")
+        Some("no currency column; assumed INR from `₹1,25,000.00` in the amount column")
     );
     // 500 x 250 = 1,25,000; + 8,000 + 4,000 + 3,000 = 1,40,000 (Sub Total);
     // IGST 25,200 (18%); Total 1,65,200.
