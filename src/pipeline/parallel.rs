@@ -36,7 +36,7 @@ use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;
 use crate::ingest::csv::Window;
-use crate::ingest::split::{Next, RangeRecords};
+use crate::ingest::split::{Next, RangeRecords, Row};
 use crate::model::LineItem;
 use crate::normalise::{RowNormaliser, RowOutcome};
 
@@ -628,8 +628,11 @@ impl<'p> Parallel<'_, 'p> {
             };
             debug_assert!(from + at < to);
             last_start = line;
-            let mut outcome = self.norm.row_reusing(line, &rec, spare);
-            self.class.outcome(&rec, &mut outcome, cache);
+            // Each kind of record with its own code (no dynamic call per cell).
+            let mut outcome = match records.cells(&rec) {
+                Row::InPlace(c) => self.class.row(self.norm, (line, &c), spare, cache),
+                Row::Record(r) => self.class.row(self.norm, (line, r), spare, cache),
+            };
             chunk.count += 1;
             match &mut chunk.state {
                 Some(state) => {

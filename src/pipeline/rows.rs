@@ -15,7 +15,7 @@ use crate::classify::user::BoundRules;
 use crate::error::Result;
 use crate::ingest;
 use crate::ingest::csv::Window;
-use crate::model::LineItem;
+use crate::model::{Cells, LineItem};
 use crate::normalise::{RowNormaliser, RowOutcome};
 
 /// What classifies a file's rows: the user's rules (bound to its columns)
@@ -26,16 +26,16 @@ pub(super) struct Classify<'a> {
 }
 
 impl Classify<'_> {
-    fn one(&self, rec: &ByteRecord, item: &mut LineItem, cache: &mut ClassCache) {
+    fn one<C: Cells + ?Sized>(&self, rec: &C, item: &mut LineItem, cache: &mut ClassCache) {
         if self.user.is_empty() || !self.user.classify(rec, item) {
             self.opts.classifier.classify_cached(item, cache);
         }
     }
 
     /// Classifies what one row gave.
-    pub(super) fn outcome(
+    pub(super) fn outcome<C: Cells + ?Sized>(
         &self,
-        rec: &ByteRecord,
+        rec: &C,
         outcome: &mut RowOutcome,
         cache: &mut ClassCache,
     ) {
@@ -49,6 +49,21 @@ impl Classify<'_> {
             }
             RowOutcome::Skip(..) | RowOutcome::Stated { .. } => {}
         }
+    }
+
+    /// Normalises and classifies one row of a range, building its item in
+    /// one of `spare` ([`RowNormaliser::row_reusing`]).
+    #[allow(clippy::vec_box)]
+    pub(super) fn row<C: Cells + ?Sized>(
+        &self,
+        norm: &RowNormaliser<'_>,
+        (line, rec): (u64, &C),
+        spare: &mut Vec<Box<LineItem>>,
+        cache: &mut ClassCache,
+    ) -> RowOutcome {
+        let mut outcome = norm.row_reusing(line, rec, spare);
+        self.outcome(rec, &mut outcome, cache);
+        outcome
     }
 }
 
