@@ -92,6 +92,7 @@ fn normalise_row(bencher: Bencher) {
         mark: DecimalMark::Dot,
         path: "bench.csv",
         dates: &DateScan::default(),
+        delimiter: b',',
     };
     let mut spare = Vec::new();
     let mut i = 0;
@@ -210,6 +211,7 @@ fn classified_items(rows: u64) -> Vec<LineItem> {
         mark: DecimalMark::Dot,
         path: "bench.csv",
         dates: &DateScan::default(),
+        delimiter: b',',
     };
     let classifier = Classifier::default();
     let mut cache = ClassCache::default();

@@ -328,13 +328,22 @@ pub(crate) fn infer(
             a
         }
         None => {
-            let a = *numeric.last().unwrap_or(&0);
+            // Not a column the header names as something else (`Menge`,
+            // `Unit Price`): those are numbers too, and not the charge.
+            let other = |c: usize| names[c].is_some_and(|r| r != Role::Amount);
+            let unnamed = numeric.iter().rev().find(|&&c| !other(c));
+            let a = *unnamed.or(numeric.last()).unwrap_or(&0);
+            let why = if unnamed.is_some() && Some(&a) != numeric.last() {
+                "the rightmost column of numbers that the header does not name as a quantity or price"
+            } else {
+                "the rightmost column of numbers"
+            };
             put(
                 &mut map,
                 Role::Amount,
                 a,
                 format!(
-                    "the rightmost column of numbers ({} of {n} rows); no product of two other columns equals it",
+                    "{why} ({} of {n} rows); no product of two other columns equals it",
                     share(a, Kind::Number)
                 ),
             );

@@ -13,6 +13,7 @@ pub mod number;
 pub mod profile;
 pub mod profiles;
 mod project;
+pub mod ragged;
 mod summary_row;
 pub(crate) mod terms;
 pub mod text;
@@ -62,6 +63,9 @@ pub enum RowOutcome {
         amount: Decimal,
         currency: Option<String>,
     },
+    /// A finding about the row whose outcome follows (`ragged-row`:
+    /// [`RowNormaliser::mend`]); not a row itself, counted nowhere.
+    Remark(Box<Finding>),
 }
 
 /// The result of trying the profiles on one header candidate.
@@ -144,6 +148,9 @@ pub struct RowNormaliser<'a> {
     pub path: &'a str,
     /// The file's order of slashed dates, decided before its rows are read.
     pub dates: &'a date::DateScan,
+    /// The delimiter the cells were split at (`,` for a Parquet file): a
+    /// row wider than its header joins split cells with it ([`ragged`]).
+    pub delimiter: u8,
 }
 
 impl RowNormaliser<'_> {

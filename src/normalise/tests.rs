@@ -51,6 +51,7 @@ fn run(map: &ColumnMap, line: u64, cells: &[&str]) -> RowOutcome {
         mark: DecimalMark::Dot,
         path: "bill.csv",
         dates: &dates,
+        delimiter: b',',
     };
     n.row(line, &rec(cells))
 }

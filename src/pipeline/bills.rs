@@ -223,6 +223,7 @@ impl<'p> Bills<'p> {
                 }
             }
             RowOutcome::Skip(reason, finding) => self.primary().add_skip(*reason, finding.take()),
+            RowOutcome::Remark(finding) => self.primary().add_finding((**finding).clone()),
             RowOutcome::Stated {
                 kind,
                 amount,

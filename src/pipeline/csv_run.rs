@@ -12,7 +12,8 @@ use super::diagnostics::{
     csv_error, header_snippet, io_error, missing_columns, no_header, override_not_found,
 };
 use super::parallel::{Blocks, Parallel, Ranges};
-use super::rows::{Classify, read_rows, record_start};
+use super::rows::{Classify, read_rows, record_outcome, record_start};
+use super::sniff::file_mark;
 use super::{Options, ProgressHook};
 use crate::audit::Bill;
 use crate::classify::user::BoundRules;
@@ -371,6 +372,7 @@ impl<'o> Run<'o> {
             mark,
             path,
             dates: &dates,
+            delimiter,
         };
         let class = Classify {
             opts,
@@ -407,8 +409,11 @@ impl<'o> Run<'o> {
                 // the rest of the input, on this thread.
                 let mut cache = crate::classify::ClassCache::default();
                 for (rec, line) in &pending {
-                    let mut outcome = norm.row(*line, rec);
-                    class.outcome(rec, &mut outcome, &mut cache);
+                    let (remark, mut outcome) =
+                        record_outcome(&norm, &class, *line, rec, &mut Vec::new(), &mut cache);
+                    if let Some(mut remark) = remark {
+                        state.bills.add_outcome(&mut remark, *line, |_| {});
+                    }
                     state
                         .bills
                         .add_outcome(&mut outcome, *line, |i| super::seen(opts, path, i));
@@ -520,44 +525,4 @@ fn scan_dates(prefix: &str, delimiter: u8, header: &[String], map: &ColumnMap) -
         .iter()
         .flat_map(|r| cols.iter().filter_map(|&c| r.get(c)));
     DateScan::decide(map.date_order, cells.map(String::as_str))
-}
-
-/// The decimal mark of a file whose profile names none: what the cells of
-/// its first rows show ([`DecimalMark::of_cells`]: a comma-delimited export
-/// may quote `"30,00"`), else the delimiter's custom: a decimal comma after
-/// `;`, a point otherwise. With the note the report gives when the cells
-/// overrule the custom.
-fn file_mark(delimiter: u8, rows: &[Vec<String>]) -> (DecimalMark, Option<String>) {
-    let custom = if delimiter == b';' {
-        DecimalMark::Comma
-    } else {
-        DecimalMark::Dot
-    };
-    match DecimalMark::of_cells(rows.iter().flatten().map(String::as_str)) {
-        Some((mark, cell)) if mark != custom => {
-            let name = match mark {
-                DecimalMark::Comma => "a decimal comma",
-                DecimalMark::Dot => "a decimal point",
-            };
-            let note = format!(
-                "numbers read with {name}: cells such as `{}` can be read no other way (the cells are parted by {})",
-                cell.trim(),
-                delimiter_name(delimiter)
-            );
-            (mark, Some(note))
-        }
-        Some((mark, _)) => (mark, None),
-        None => (custom, None),
-    }
-}
-
-/// How a note names a delimiter.
-fn delimiter_name(delimiter: u8) -> &'static str {
-    match delimiter {
-        b',' => "a comma",
-        b';' => "a semicolon",
-        b'\t' => "a tab",
-        b'|' => "a bar",
-        _ => "another character",
-    }
 }

@@ -30,7 +30,7 @@ use ::csv::ByteRecord;
 
 use super::bills::Bills;
 use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
-use super::rows::{Classify, read_rows, shift_lines};
+use super::rows::{Classify, read_rows, record_outcome, shift_lines};
 use crate::audit::{Caches, Policy};
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
@@ -629,11 +629,17 @@ impl<'p> Parallel<'_, 'p> {
             debug_assert!(from + at < to);
             last_start = line;
             // Each kind of record with its own code (no dynamic call per cell).
-            let mut outcome = match records.cells(&rec) {
-                Row::InPlace(c) => self.class.row(self.norm, (line, &c), spare, cache),
-                Row::Record(r) => self.class.row(self.norm, (line, r), spare, cache),
+            let (remark, mut outcome) = match records.cells(&rec) {
+                Row::InPlace(c) => record_outcome(self.norm, self.class, line, &c, spare, cache),
+                Row::Record(r) => record_outcome(self.norm, self.class, line, r, spare, cache),
             };
             chunk.count += 1;
+            if let Some(mut remark) = remark {
+                match &mut chunk.state {
+                    Some(state) => state.add_outcome(&mut remark, line, |_| {}),
+                    None => chunk.rows.push((line, remark)),
+                }
+            }
             match &mut chunk.state {
                 Some(state) => {
                     state.add_outcome(&mut outcome, line, |_| {});

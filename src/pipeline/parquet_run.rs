@@ -215,6 +215,7 @@ pub(super) fn read<'p>(
         mark: norm.mark,
         path: norm.path,
         dates: norm.dates,
+        delimiter: norm.delimiter,
     });
     let (held_norm, held) = match (&held_norm, &projection) {
         (Some(n), Some((held, _))) => (n, Some(held.as_slice())),

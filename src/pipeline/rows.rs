@@ -47,24 +47,39 @@ impl Classify<'_> {
                     self.opts.classifier.classify(c);
                 }
             }
-            RowOutcome::Skip(..) | RowOutcome::Stated { .. } => {}
+            RowOutcome::Skip(..) | RowOutcome::Stated { .. } | RowOutcome::Remark(_) => {}
         }
     }
+}
 
-    /// Normalises and classifies one row of a range, building its item in
-    /// one of `spare` ([`RowNormaliser::row_reusing`]).
-    #[allow(clippy::vec_box)]
-    pub(super) fn row<C: Cells + ?Sized>(
-        &self,
-        norm: &RowNormaliser<'_>,
-        (line, rec): (u64, &C),
-        spare: &mut Vec<Box<LineItem>>,
-        cache: &mut ClassCache,
-    ) -> RowOutcome {
-        let mut outcome = norm.row_reusing(line, rec, spare);
-        self.outcome(rec, &mut outcome, cache);
-        outcome
+/// The row step of a CSV record, on every path that reads one: a record
+/// wider than its header mended first ([`RowNormaliser::mend`]), then
+/// normalised (building the item in one of `spare`) and classified. The
+/// first outcome is the `ragged-row` finding, for a mended record, to be
+/// added before the row's own.
+#[allow(clippy::vec_box)]
+pub(super) fn record_outcome<C: Cells + ?Sized>(
+    norm: &RowNormaliser<'_>,
+    class: &Classify<'_>,
+    line: u64,
+    rec: &C,
+    spare: &mut Vec<Box<LineItem>>,
+    cache: &mut ClassCache,
+) -> (Option<RowOutcome>, RowOutcome) {
+    if rec.len() > norm.map.raw.len() {
+        // Rare: the mending reads a `ByteRecord` (a record read in place is
+        // copied into one).
+        let copy: ByteRecord = rec.iter().collect();
+        if let Some(m) = norm.mend(line, &copy) {
+            let rec = m.record.as_ref().unwrap_or(&copy);
+            let mut outcome = norm.row_reusing(line, rec, spare);
+            class.outcome(rec, &mut outcome, cache);
+            return (Some(RowOutcome::Remark(m.finding)), outcome);
+        }
     }
+    let mut outcome = norm.row_reusing(line, rec, spare);
+    class.outcome(rec, &mut outcome, cache);
+    (None, outcome)
 }
 
 /// Moves every line number of a row's outcome by `by` (a range read on its
@@ -79,6 +94,7 @@ pub(super) fn shift_lines(outcome: &mut RowOutcome, by: u64) {
             }
         }
         RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
+        RowOutcome::Remark(f) => f.line = f.line.map(|l| l + by),
         RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } => {}
     }
 }
@@ -122,8 +138,10 @@ pub(super) fn read_rows<R: Read>(
             }
         }
         let line = start + line_offset;
-        let mut outcome = norm.row_reusing(line, &rec, &mut spare);
-        class.outcome(&rec, &mut outcome, &mut cache);
+        let (remark, mut outcome) = record_outcome(norm, class, line, &rec, &mut spare, &mut cache);
+        if let Some(mut remark) = remark {
+            bills.add_outcome(&mut remark, line, |_| {});
+        }
         bills.add_outcome(&mut outcome, line, |i| seen(opts, path, i));
         if let RowOutcome::Item(item) = outcome {
             spare.push(item);

@@ -19,7 +19,7 @@ pub(super) fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool
     let inferable = |rows: &[Vec<String>]| {
         !opts.forced_profile
             && looks_like_csv(prefix, delimiter)
-            && infer::infer(rows, &Vec::new(), DecimalMark::Dot).is_ok()
+            && infer::infer(rows, &Vec::new(), file_mark(delimiter, rows).0).is_ok()
     };
     for row in 1..=HEADER_SEARCH_ROWS {
         match rdr.read_byte_record(&mut rec) {
@@ -49,6 +49,46 @@ pub(super) fn csv_header_in(prefix: &str, delimiter: u8, opts: &Options) -> bool
         }
     }
     inferable(&rows)
+}
+
+/// The decimal mark of a file whose profile names none: what the cells of
+/// its first rows show ([`DecimalMark::of_cells`]: a comma-delimited export
+/// may quote `"30,00"`), else the delimiter's custom: a decimal comma after
+/// `;`, a point otherwise. With the note the report gives when the cells
+/// overrule the custom.
+pub(super) fn file_mark(delimiter: u8, rows: &[Vec<String>]) -> (DecimalMark, Option<String>) {
+    let custom = if delimiter == b';' {
+        DecimalMark::Comma
+    } else {
+        DecimalMark::Dot
+    };
+    match DecimalMark::of_cells(rows.iter().flatten().map(String::as_str)) {
+        Some((mark, cell)) if mark != custom => {
+            let name = match mark {
+                DecimalMark::Comma => "a decimal comma",
+                DecimalMark::Dot => "a decimal point",
+            };
+            let note = format!(
+                "numbers read with {name}: cells such as `{}` can be read no other way (the cells are parted by {})",
+                cell.trim(),
+                delimiter_name(delimiter)
+            );
+            (mark, Some(note))
+        }
+        Some((mark, _)) => (mark, None),
+        None => (custom, None),
+    }
+}
+
+/// How a note names a delimiter.
+pub(super) fn delimiter_name(delimiter: u8) -> &'static str {
+    match delimiter {
+        b',' => "a comma",
+        b';' => "a semicolon",
+        b'\t' => "a tab",
+        b'|' => "a bar",
+        _ => "another character",
+    }
 }
 
 /// A quoted field that runs this many lines is an unclosed quote, not a

@@ -258,6 +258,42 @@ fn columns_naming_a_missing_header_says_so_and_lists_the_columns() {
     assert!(!e.contains("no header row found"), "{e}");
 }
 
+#[test]
+fn a_semicolon_csv_of_decimal_commas_under_unknown_headers_is_inferred() {
+    // On main this was refused ("no header row found"): the sniff that
+    // decides CSV or text invoice tried the columns with a decimal point,
+    // found no column of numbers in `1.000,00`, and read the file as a
+    // text invoice, which has no items either.
+    let csv = "Beschreibung;Netto\n\
+               GPU-Server A100;1.000,00\n\
+               Speicher Snapshot;100,00\n\
+               Netzwerk Traffic;50,00\n";
+    let b = audit("netto.csv", csv);
+    // 1.000,00 + 100,00 + 50,00 = 1.150,00.
+    assert_eq!(b.total, d("1150.00"));
+    assert_eq!(b.line_items, 3);
+    assert_eq!(b.totals.get(Category::Compute), d("1000.00"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("100.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("50.00"));
+    // Two columns, comma-delimited, the decimal commas quoted.
+    let csv = "Bez,Netto\nGPU Server,\"1000,00\"\nSpeicher,\"100,50\"\n";
+    let b = audit("quoted.csv", csv);
+    // 1000,00 + 100,50 = 1100,50.
+    assert_eq!(b.total, d("1100.50"));
+}
+
+#[test]
+fn an_inferred_amount_is_not_the_column_the_header_calls_a_quantity() {
+    // On main the amount was `Menge` (the rightmost column of numbers):
+    // total 2 + 3 = 5 instead of the charges.
+    let csv = "Beschreibung;Netto;Menge\n\
+               GPU Server;1000,00;2\n\
+               Speicher;100,00;3\n";
+    let b = audit("menge.csv", csv);
+    // 1000,00 + 100,00 = 1100,00.
+    assert_eq!(b.total, d("1100.00"));
+}
+
 // ---- Encodings ---------------------------------------------------------------
 
 /// A French bill re-saved by Excel in Windows-1252 (Latin-1): `é` is one

@@ -37,6 +37,7 @@ mod props;
 mod props_invoices;
 mod props_shapes;
 mod providers;
+mod ragged;
 mod real_data;
 mod real_files;
 mod reconcile;

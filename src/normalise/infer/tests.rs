@@ -144,3 +144,17 @@ fn a_column_of_months_alone_is_a_period_not_money() {
     assert_eq!(role(&i, Role::Amount), Some(2));
     assert_eq!(role(&i, Role::Date), Some(1));
 }
+
+#[test]
+fn the_amount_is_not_a_column_the_header_names_as_a_quantity() {
+    // No product: Netto (unnamed) is the amount, not Menge (a quantity)
+    // though Menge is the rightmost column of numbers.
+    let r = rows(&[
+        &["Beschreibung", "Netto", "Menge"],
+        &["GPU Server", "1000,00", "2"],
+        &["Speicher", "100,00", "3"],
+    ]);
+    let i = infer(&r, &Vec::new(), DecimalMark::Comma).unwrap();
+    assert_eq!(role(&i, Role::Amount), Some(1));
+    assert_eq!(role(&i, Role::Quantity), Some(2));
+}

@@ -1,0 +1,100 @@
+//! CSV rows with more cells than their header (`ragged-row`): a delimiter
+//! inside a cell the export did not quote. Before, `A100 rental,1,234.50`
+//! under `Description,Amount` was read as a charge of 1, its `234.50`
+//! dropped, without a word. Every expected figure is hand arithmetic,
+//! written beside it.
+
+use billaudit::Category;
+
+use crate::csv_shapes::{audit, d, has};
+
+fn ragged_lines(b: &billaudit::Bill) -> Vec<u64> {
+    b.findings
+        .iter()
+        .filter(|f| f.code == "ragged-row")
+        .filter_map(|f| f.line)
+        .collect()
+}
+
+#[test]
+fn a_spreadsheet_export_with_unquoted_thousands_reads_every_amount_whole() {
+    // A sheet of formatted amounts saved as CSV: every amount of 1,000 or
+    // more is split at its comma, the stated total too.
+    let csv = "Date,Description,Amount\n\
+               2024-05-01,A100 80GB GPU hours,1,234.50\n\
+               2024-05-01,Public egress,56.20\n\
+               2024-05-01,Snapshot storage,2,003.10\n\
+               2024-05-31,Total,3,293.80\n";
+    let b = audit("sheet.csv", csv);
+    // 1,234.50 + 56.20 + 2,003.10 = 3,293.80, the stated total.
+    assert_eq!(b.totals.get(Category::Compute), d("1234.50"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("56.20"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("2003.10"));
+    assert_eq!(b.total, d("3293.80"));
+    assert_eq!(b.stated_total, Some(d("3293.80")));
+    assert!(!has(&b, "total-mismatch"));
+    assert_eq!(b.line_items, 3);
+    assert_eq!(b.skipped.summary, 1);
+    assert_eq!(ragged_lines(&b), [2, 4, 5]);
+    // Hidden: 56.20 + 2,003.10 = 2,059.30 of 3,293.80 = 62.52%.
+    assert!(has(&b, "hidden-fee-share"));
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.code == "hidden-fee-share")
+        .unwrap();
+    assert!(f.message.contains("62.52%"), "{}", f.message);
+}
+
+#[test]
+fn a_dollar_amount_with_a_currency_column_after_it_is_joined() {
+    // Before: 5 cells under 4 columns put `234.50` in `Currency`: the row
+    // was an unparsable currency and 1,234.50 was lost from the bill.
+    let csv = "Date,Description,Amount,Currency\n\
+               2024-05-01,A100 rental,$1,234.50,USD\n\
+               2024-05-01,Block storage,$12.00,USD\n";
+    let b = audit("dollars.csv", csv);
+    // 1,234.50 + 12.00 = 1,246.50.
+    assert_eq!(b.total, d("1246.50"));
+    assert_eq!(b.skipped.unparsable, 0);
+    assert!(!has(&b, "unparsable-value"));
+    assert_eq!(ragged_lines(&b), [2]);
+}
+
+#[test]
+fn a_comma_inside_a_description_is_joined_back() {
+    let csv = "Service,Description,Cost\n\
+               Compute,GPU rental, 8x A100,100.00\n\
+               Network,Egress to internet,4.00\n";
+    let b = audit("desc.csv", csv);
+    // 100.00 + 4.00 = 104.00; the compute line keeps its whole description.
+    assert_eq!(b.total, d("104.00"));
+    assert_eq!(b.totals.get(Category::Compute), d("100.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("4.00"));
+    let f = b.findings.iter().find(|f| f.code == "ragged-row").unwrap();
+    assert!(f.message.contains("`GPU rental, 8x A100`"), "{}", f.message);
+}
+
+#[test]
+fn an_extra_cell_nothing_explains_is_a_warning_naming_the_line() {
+    let csv = "Description,Amount\n\
+               A100 rental,100.00\n\
+               Storage,12,5x\n";
+    let b = audit("extra.csv", csv);
+    // Read by position: 100.00 + 12 = 112.00, and the row is named.
+    assert_eq!(b.total, d("112.00"));
+    assert_eq!(ragged_lines(&b), [3]);
+    let f = b.findings.iter().find(|f| f.code == "ragged-row").unwrap();
+    assert_eq!(f.severity.as_str(), "warning");
+    assert!(f.message.contains("`5x`") && f.message.contains("check its amount"));
+}
+
+#[test]
+fn a_trailing_delimiter_on_every_row_is_no_finding() {
+    let csv = "Description,Amount\n\
+               A100 rental,100.00,\n\
+               Storage,12.00,\n";
+    let b = audit("trailing.csv", csv);
+    assert_eq!(b.total, d("112.00"));
+    assert!(ragged_lines(&b).is_empty());
+}
