@@ -11,7 +11,7 @@
 
 use billaudit::audit::{BillState, Policy};
 use billaudit::classify::{ClassCache, Classifier};
-use billaudit::model::{LineItem, record_fingerprint};
+use billaudit::model::{Cells, LineItem, record_fingerprint};
 use billaudit::normalise::date::{DateScan, parse_datetime};
 use billaudit::normalise::number::{DecimalMark, parse_number};
 use billaudit::normalise::profile::{ColumnMap, CostBasis, Profile};
@@ -122,7 +122,7 @@ fn split_focus(bencher: Bencher, which: &str) {
         let mut records = RangeRecords::new(raw, std::io::empty(), true, limit, b',');
         let mut cells = 0usize;
         while let Next::Record { .. } = records.next(&mut rec) {
-            cells += rec.len();
+            cells += records.cells(&rec).len();
         }
         REFERENCE_ONLY.store(false, Ordering::Relaxed);
         cells

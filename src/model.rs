@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 pub use crate::vocab::category::Category;
 pub use crate::vocab::checks::{Check, Severity};
 
+mod cells;
+pub use cells::{Cells, record_fingerprint};
+
 /// One thing a careful auditor would flag.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
@@ -214,37 +217,6 @@ impl Totals {
             .map(|c| self.get(c))
             .fold(Decimal::ZERO, |a, b| a.saturating_add(b))
     }
-}
-
-/// The fingerprint of a CSV record, a fast 64-bit hash (not for anything
-/// adversarial) of every cell except those at `skip` (a row's own id
-/// column): XXH3 over the cells' bytes, straight from the record's buffer,
-/// in runs between the skipped cells, then over every kept cell's length,
-/// so that `ab|c` and `a|bc` differ.
-pub fn record_fingerprint(rec: &csv::ByteRecord, skip: &[usize]) -> u64 {
-    use xxhash_rust::xxh3::xxh3_64_with_seed;
-    let all = rec.as_slice();
-    let mut h = 0x9e37_79b9_7f4a_7c15;
-    let mut lens = [0u8; 256];
-    let mut n = 0;
-    let (mut run, mut at) = (0usize, 0usize);
-    for (i, cell) in rec.iter().enumerate() {
-        if skip.contains(&i) {
-            h = xxh3_64_with_seed(&all[run..at], h);
-            run = at + cell.len();
-        } else {
-            if n == lens.len() {
-                h = xxh3_64_with_seed(&lens, h);
-                n = 0;
-            }
-            let len = u32::try_from(cell.len()).unwrap_or(u32::MAX);
-            lens[n..n + 4].copy_from_slice(&len.to_le_bytes());
-            n += 4;
-        }
-        at += cell.len();
-    }
-    h = xxh3_64_with_seed(&all[run..at], h);
-    xxh3_64_with_seed(&lens[..n], h)
 }
 
 /// An exact decimal as the report writes it: scale kept, never `-0`.

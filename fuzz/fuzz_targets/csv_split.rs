@@ -6,6 +6,7 @@
 use std::sync::atomic::Ordering;
 
 use billaudit::ingest::split::{Next, REFERENCE_ONLY, RangeRecords};
+use billaudit::model::Cells;
 use csv::ByteRecord;
 use libfuzzer_sys::fuzz_target;
 
@@ -23,7 +24,11 @@ fn steps(raw: [&[u8]; 2], rest: &[u8], ends: bool, limit: u64, reference: bool) 
             Next::End { at, line } => (b'E', at, line),
             Next::Failed(_) => (b'F', 0, 0),
         };
-        let cells = if kind == b'R' { rec.iter().map(<[u8]>::to_vec).collect() } else { Vec::new() };
+        let cells = if kind == b'R' {
+            records.cells(&rec).iter().map(<[u8]>::to_vec).collect()
+        } else {
+            Vec::new()
+        };
         out.push((cells, kind, at, line));
         if kind != b'R' {
             break;

@@ -8,7 +8,7 @@
 //! [`BoundRules::classify`] per row.
 
 use crate::classify::fold;
-use crate::model::{Category, LineItem};
+use crate::model::{Category, Cells, LineItem};
 use crate::normalise::header::normalise_header;
 
 /// How a rule matches a cell.
@@ -137,7 +137,7 @@ impl BoundRules<'_> {
 
     /// Classifies the item by the first matching rule; false when none
     /// matched (the built-in rules decide then).
-    pub fn classify(&self, rec: &csv::ByteRecord, item: &mut LineItem) -> bool {
+    pub fn classify<C: Cells + ?Sized>(&self, rec: &C, item: &mut LineItem) -> bool {
         // The description joins every classification text: fold it once per
         // row for all substring rules.
         let mut folded: Option<String> = None;

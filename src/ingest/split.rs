@@ -24,6 +24,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ::csv::{ByteRecord, Position};
 
+use crate::model::Cells;
+
+mod cells;
+pub use cells::{InPlace, Row};
+
 const QUOTE: u8 = b'"';
 
 /// Set (by tests) to read every range with the csv crate alone; the
@@ -74,8 +79,14 @@ pub struct Splitter<'a> {
     at: usize,
     at_line: u64,
     scan: Scan,
-    /// A cell with doubled quotes, unescaped.
+    /// The cells of the record read last with doubled quotes, unescaped,
+    /// one after another.
     scratch: Vec<u8>,
+    /// The record read last: each cell's `[start, end)` in `buf`, or in
+    /// `scratch` shifted by `buf.len()` ([`InPlace`]).
+    bounds: Vec<(usize, usize)>,
+    /// The bytes of `buf` the record read last spans, its line end aside.
+    span: (usize, usize),
 }
 
 impl<'a> Splitter<'a> {
@@ -94,6 +105,8 @@ impl<'a> Splitter<'a> {
             at_line: 1,
             scan: Scan::default(),
             scratch: Vec::new(),
+            bounds: Vec::new(),
+            span: (0, 0),
         }
     }
 
@@ -129,26 +142,67 @@ impl<'a> Splitter<'a> {
         (self.pos as u64, self.line)
     }
 
-    /// Reads the record found by [`start`](Self::start) into `rec`; false
-    /// when it is not well-formed CSV within the buffer (`rec` is then
-    /// undefined).
+    /// Reads the record found by [`start`](Self::start) into `rec`, with
+    /// the csv reader's position of it; false when it is not well-formed
+    /// CSV within the buffer (`rec` is then undefined). A copy of
+    /// [`split`](Self::split)'s cells, for tests and benchmarks.
     pub fn record(&mut self, rec: &mut ByteRecord) -> bool {
+        let mut p = Position::new();
+        p.set_byte(self.pos as u64)
+            .set_line(self.line)
+            .set_record(self.records);
+        rec.clear();
+        if !self.split() {
+            return false;
+        }
+        for cell in self.cells().iter() {
+            rec.push_field(cell);
+        }
+        rec.set_position(Some(p));
+        true
+    }
+
+    /// The record read last by [`split`](Self::split), in place. Its UTF-8
+    /// is checked here once, for every cell (issue 27 item 3).
+    pub fn cells(&self) -> InPlace<'_> {
+        let (lo, hi) = self.span;
+        InPlace {
+            buf: self.buf,
+            scratch: &self.scratch,
+            bounds: &self.bounds,
+            text: self
+                .buf
+                .get(lo..hi)
+                .and_then(|b| std::str::from_utf8(b).ok()),
+            lo,
+            scratch_text: std::str::from_utf8(&self.scratch).ok(),
+        }
+    }
+
+    /// Reads the record found by [`start`](Self::start), its cells left
+    /// where they are in the buffer ([`cells`](Self::cells)); false when it
+    /// is not well-formed CSV within the buffer (the cells are then
+    /// undefined).
+    pub fn split(&mut self) -> bool {
         let buf = self.buf;
+        let n = buf.len();
         let d = self.delim;
         // A record may end at the buffer's end only at the input's end.
         let eof = self.ends && self.after.is_empty();
-        rec.clear();
+        self.bounds.clear();
+        self.scratch.clear();
         let mut line = self.at_line;
         let mut i = self.at;
-        if i >= buf.len() {
+        if i >= n {
             return false;
         }
         // Kept in registers while the record is read.
         let mut scan = std::mem::take(&mut self.scan);
+        let (bounds, scratch) = (&mut self.bounds, &mut self.scratch);
         // The record's line-end byte; none at the end of the input.
         let term = loop {
             if buf.get(i) == Some(&QUOTE) {
-                self.scratch.clear();
+                let kept = scratch.len();
                 let (mut from, mut p) = (i + 1, i + 1);
                 let close = loop {
                     let Some(q) = scan.next_from(buf, d, p) else {
@@ -159,7 +213,7 @@ impl<'a> Splitter<'a> {
                         b'\n' => line += 1,
                         QUOTE => match buf.get(q + 1) {
                             Some(&QUOTE) => {
-                                self.scratch.extend_from_slice(&buf[from..=q]);
+                                scratch.extend_from_slice(&buf[from..=q]);
                                 (from, p) = (q + 2, q + 2);
                             }
                             Some(_) => break q,
@@ -169,11 +223,11 @@ impl<'a> Splitter<'a> {
                         _ => {}
                     }
                 };
-                if self.scratch.is_empty() {
-                    rec.push_field(&buf[from..close]);
+                if scratch.len() == kept {
+                    bounds.push((from, close));
                 } else {
-                    self.scratch.extend_from_slice(&buf[from..close]);
-                    rec.push_field(&self.scratch);
+                    scratch.extend_from_slice(&buf[from..close]);
+                    bounds.push((n + kept, n + scratch.len()));
                 }
                 match buf.get(close + 1) {
                     Some(&b) if b == d => i = close + 2,
@@ -193,14 +247,14 @@ impl<'a> Splitter<'a> {
                 };
                 match end {
                     Some(q) => {
-                        rec.push_field(&buf[i..q]);
+                        bounds.push((i, q));
                         if buf[q] != d {
                             break Some(q);
                         }
                         i = q + 1;
                     }
                     None if eof => {
-                        rec.push_field(buf.get(i..).unwrap_or_default());
+                        bounds.push((i.min(n), n));
                         break None;
                     }
                     None => return false,
@@ -208,17 +262,13 @@ impl<'a> Splitter<'a> {
             }
         };
         self.scan = scan;
-        let mut p = Position::new();
-        p.set_byte(self.pos as u64)
-            .set_line(self.line)
-            .set_record(self.records);
-        rec.set_position(Some(p));
+        self.span = (self.at, term.unwrap_or(n));
         self.pos = match term {
             Some(t) => {
                 line += u64::from(buf[t] == b'\n');
                 t + 1
             }
-            None => buf.len(),
+            None => n,
         };
         self.line = line;
         self.records += 1;
@@ -422,18 +472,28 @@ impl<'a, R: Read> RangeRecords<'a, R> {
         })
     }
 
+    /// The record the last [`next`](Self::next) read (given its `rec`),
+    /// when it said [`Next::Record`].
+    pub fn cells<'s>(&'s self, rec: &'s ByteRecord) -> Row<'s> {
+        match &self.fast {
+            Some(sp) => Row::InPlace(sp.cells()),
+            None => Row::Record(rec),
+        }
+    }
+
     /// The byte at `at` of the input, when it is at hand.
     pub fn byte(&self, at: u64) -> Option<u8> {
         byte_of(self.raw, at)
     }
 
-    /// The next record, into `rec`.
+    /// The next record: read in place by the splitter, or by the csv
+    /// crate into `rec`; [`cells`](Self::cells) gives it either way.
     pub fn next(&mut self, rec: &mut ByteRecord) -> Next {
         if let Some(sp) = &mut self.fast {
             match sp.start() {
                 Start::At(at, line) if at >= self.limit => return Next::Beyond { at, line },
                 Start::At(at, line) => {
-                    if sp.record(rec) {
+                    if sp.split() {
                         return Next::Record { at, line };
                     }
                 }

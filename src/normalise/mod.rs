@@ -20,7 +20,7 @@ pub mod text;
 
 use rust_decimal::Decimal;
 
-use crate::model::Category;
+use crate::model::{Category, Cells};
 use crate::model::{Check, Finding, LineItem, Severity};
 use crate::vocab::summary::{self, SummaryKind};
 use number::{Cell, DecimalMark, parse_number};
@@ -155,7 +155,7 @@ pub struct RowNormaliser<'a> {
 
 impl RowNormaliser<'_> {
     /// Normalises one record. `line` is the 1-based line where it starts.
-    pub fn row(&self, line: u64, rec: &::csv::ByteRecord) -> RowOutcome {
+    pub fn row<C: Cells + ?Sized>(&self, line: u64, rec: &C) -> RowOutcome {
         self.row_reusing(line, rec, &mut Vec::new())
     }
 
@@ -164,10 +164,10 @@ impl RowNormaliser<'_> {
     /// capacity) when there is one: a reader allocates nothing per row.
     /// (The items are boxed because rows hand them on boxed.)
     #[allow(clippy::vec_box)]
-    pub fn row_reusing(
+    pub fn row_reusing<C: Cells + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
+        rec: &C,
         spare: &mut Vec<Box<LineItem>>,
     ) -> RowOutcome {
         self.row_with(line, rec, &(), spare)
@@ -176,11 +176,11 @@ impl RowNormaliser<'_> {
     /// Like [`row_reusing`](Self::row_reusing), with the values of
     /// `figures` for the cells it has ([`Figures`]).
     #[allow(clippy::vec_box)]
-    pub fn row_with(
+    pub fn row_with<C: Cells + ?Sized, F: Figures + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
-        figures: &dyn Figures,
+        rec: &C,
+        figures: &F,
         spare: &mut Vec<Box<LineItem>>,
     ) -> RowOutcome {
         if rec
@@ -190,7 +190,7 @@ impl RowNormaliser<'_> {
             return RowOutcome::Skip(SkipReason::Blank, None);
         }
         // One cheap test per row; only an oversized row looks for the cell.
-        if rec.as_slice().len() > MAX_CELL_BYTES {
+        if rec.byte_len() > MAX_CELL_BYTES {
             if let Some(i) = rec.iter().position(|f| f.len() > MAX_CELL_BYTES) {
                 let len = rec.get(i).map_or(0, <[u8]>::len);
                 let finding = self.finding(
@@ -210,14 +210,13 @@ impl RowNormaliser<'_> {
         }
     }
 
-    fn text<'r>(
+    fn text<'r, C: Cells + ?Sized>(
         &self,
         line: u64,
-        rec: &'r ::csv::ByteRecord,
+        rec: &'r C,
         i: usize,
     ) -> Result<&'r str, Box<Finding>> {
-        let bytes = rec.get(i).unwrap_or_default();
-        std::str::from_utf8(bytes).map_err(|e| {
+        rec.text(i).unwrap_or(Ok("")).map_err(|e| {
             self.finding(
                 line,
                 i,
@@ -230,10 +229,10 @@ impl RowNormaliser<'_> {
     }
 
     /// A cell's trimmed text, `None` when empty or a placeholder; no allocation.
-    fn field_str<'r>(
+    fn field_str<'r, C: Cells + ?Sized>(
         &self,
         line: u64,
-        rec: &'r ::csv::ByteRecord,
+        rec: &'r C,
         role: Role,
     ) -> Result<Option<&'r str>, Box<Finding>> {
         match self.map.get(role) {
@@ -248,11 +247,11 @@ impl RowNormaliser<'_> {
     /// [`Self::number`], except that on a summary row a cell holding a
     /// summary label is that label, not a figure: vendors print the label
     /// in whichever column stands left of the amount (`;;IVA 21%;12,81`).
-    fn figure(
+    fn figure<C: Cells + ?Sized, F: Figures + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
-        figures: &dyn Figures,
+        rec: &C,
+        figures: &F,
         role: Role,
         summary: Option<SummaryKind>,
     ) -> Result<Option<Decimal>, Box<Finding>> {
@@ -266,11 +265,11 @@ impl RowNormaliser<'_> {
         self.number(line, rec, figures, role)
     }
 
-    fn number(
+    fn number<C: Cells + ?Sized, F: Figures + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
-        figures: &dyn Figures,
+        rec: &C,
+        figures: &F,
         role: Role,
     ) -> Result<Option<Decimal>, Box<Finding>> {
         let Some(i) = self.map.get(role) else {
@@ -300,11 +299,11 @@ impl RowNormaliser<'_> {
     /// `unparsable-value`, as in any other money column. A money term's
     /// value is taken from `figures` when it has one (a Parquet DECIMAL),
     /// as the amount's is.
-    fn terms(
+    fn terms<C: Cells + ?Sized, F: Figures + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
-        figures: &dyn Figures,
+        rec: &C,
+        figures: &F,
     ) -> Result<Option<Box<crate::model::Terms>>, Box<Finding>> {
         if self.map.terms.is_empty() {
             return Ok(None);
@@ -331,10 +330,10 @@ impl RowNormaliser<'_> {
     }
 
     /// The currency of a row: its currency cell, else the header's.
-    fn row_currency(
+    fn row_currency<C: Cells + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
+        rec: &C,
     ) -> Result<Option<String>, Box<Finding>> {
         Ok(match self.field_str(line, rec, Role::Currency)? {
             Some(c) => Some(self.currency_of(line, c)?),
@@ -350,7 +349,7 @@ impl RowNormaliser<'_> {
     }
 
     /// Hash of the row's cells, leaving out its row-id columns.
-    fn fingerprint(&self, rec: &::csv::ByteRecord) -> u64 {
+    fn fingerprint<C: Cells + ?Sized>(&self, rec: &C) -> u64 {
         crate::model::record_fingerprint(rec, &self.map.row_ids)
     }
 
@@ -369,11 +368,11 @@ impl RowNormaliser<'_> {
     /// The outcome of a row that its record-type cell ([`profile::RecordKind`])
     /// keeps out of the items: a stated total, or a restating row (a
     /// `summary` skip). `None` for an item.
-    fn by_record_type(
+    fn by_record_type<C: Cells + ?Sized, F: Figures + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
-        figures: &dyn Figures,
+        rec: &C,
+        figures: &F,
     ) -> Result<Option<RowOutcome>, Box<Finding>> {
         Ok(match self.map.record_kind(rec) {
             profile::RecordKind::Item => None,
@@ -392,11 +391,11 @@ impl RowNormaliser<'_> {
     }
 
     #[allow(clippy::vec_box)]
-    fn row_inner(
+    fn row_inner<C: Cells + ?Sized, F: Figures + ?Sized>(
         &self,
         line: u64,
-        rec: &::csv::ByteRecord,
-        figures: &dyn Figures,
+        rec: &C,
+        figures: &F,
         spare: &mut Vec<Box<LineItem>>,
     ) -> Result<RowOutcome, Box<Finding>> {
         let amount_col = self.map.get(Role::Amount).unwrap_or(0);

@@ -397,11 +397,11 @@ impl ColumnMap {
     /// What a row is by its record-type cell ([`RecordTypes`]); an item when
     /// the profile has no record-type column or the cell is not UTF-8 (the
     /// row's other cells then report that).
-    pub fn record_kind(&self, rec: &::csv::ByteRecord) -> RecordKind {
+    pub fn record_kind<C: crate::model::Cells + ?Sized>(&self, rec: &C) -> RecordKind {
         match &self.record_type {
             Some((i, types)) => rec
-                .get(*i)
-                .and_then(|b| std::str::from_utf8(b).ok())
+                .text(*i)
+                .and_then(Result::ok)
                 .map_or(RecordKind::Item, |t| types.kind(t)),
             None => RecordKind::Item,
         }

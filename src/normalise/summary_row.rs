@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap;
 
 use super::number::{self, Cell, DecimalMark, parse_number};
 use super::{date, header, summary_label};
+use crate::model::Cells;
 use crate::vocab::summary::SummaryKind;
 
 /// Distinct description texts whose summary kind a thread remembers. A
@@ -55,18 +56,16 @@ fn description_label(text: &str) -> Option<SummaryKind> {
 /// classification text takes the first cell left of the amount that is a
 /// label and not a date, a currency or a number (`;;IVA 21%;12,81`,
 /// `2025-11-30,Total,,,,416.52` in a file whose label column is unmapped).
-pub fn summary_of_row(
-    rec: &::csv::ByteRecord,
+pub fn summary_of_row<C: Cells + ?Sized>(
+    rec: &C,
     amount_col: usize,
     tiers: &[Vec<String>],
 ) -> Option<SummaryKind> {
     let mut texts = tiers.iter().flatten();
     let label = match texts.next() {
         Some(first) => description_label(first)?,
-        None => rec
-            .iter()
-            .take(amount_col)
-            .filter_map(|f| std::str::from_utf8(f).ok())
+        None => (0..amount_col.min(rec.len()))
+            .filter_map(|i| rec.text(i)?.ok())
             .map(str::trim)
             .filter(|s| !s.is_empty() && !number::is_placeholder(s))
             .find(|s| !is_date_currency_or_number(s))

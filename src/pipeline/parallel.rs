@@ -36,7 +36,7 @@ use crate::classify::ClassCache;
 use crate::error::{Error, Result};
 use crate::ingest;
 use crate::ingest::csv::Window;
-use crate::ingest::split::{Next, RangeRecords};
+use crate::ingest::split::{Next, RangeRecords, Row};
 use crate::model::LineItem;
 use crate::normalise::{RowNormaliser, RowOutcome};
 
@@ -628,8 +628,11 @@ impl<'p> Parallel<'_, 'p> {
             };
             debug_assert!(from + at < to);
             last_start = line;
-            let (remark, mut outcome) =
-                record_outcome(self.norm, self.class, line, &rec, spare, cache);
+            // Each kind of record with its own code (no dynamic call per cell).
+            let (remark, mut outcome) = match records.cells(&rec) {
+                Row::InPlace(c) => record_outcome(self.norm, self.class, line, &c, spare, cache),
+                Row::Record(r) => record_outcome(self.norm, self.class, line, r, spare, cache),
+            };
             chunk.count += 1;
             if let Some(mut remark) = remark {
                 match &mut chunk.state {

@@ -15,7 +15,7 @@ use crate::classify::user::BoundRules;
 use crate::error::Result;
 use crate::ingest;
 use crate::ingest::csv::Window;
-use crate::model::LineItem;
+use crate::model::{Cells, LineItem};
 use crate::normalise::{RowNormaliser, RowOutcome};
 
 /// What classifies a file's rows: the user's rules (bound to its columns)
@@ -26,16 +26,16 @@ pub(super) struct Classify<'a> {
 }
 
 impl Classify<'_> {
-    fn one(&self, rec: &ByteRecord, item: &mut LineItem, cache: &mut ClassCache) {
+    fn one<C: Cells + ?Sized>(&self, rec: &C, item: &mut LineItem, cache: &mut ClassCache) {
         if self.user.is_empty() || !self.user.classify(rec, item) {
             self.opts.classifier.classify_cached(item, cache);
         }
     }
 
     /// Classifies what one row gave.
-    pub(super) fn outcome(
+    pub(super) fn outcome<C: Cells + ?Sized>(
         &self,
-        rec: &ByteRecord,
+        rec: &C,
         outcome: &mut RowOutcome,
         cache: &mut ClassCache,
     ) {
@@ -58,26 +58,28 @@ impl Classify<'_> {
 /// first outcome is the `ragged-row` finding, for a mended record, to be
 /// added before the row's own.
 #[allow(clippy::vec_box)]
-pub(super) fn record_outcome(
+pub(super) fn record_outcome<C: Cells + ?Sized>(
     norm: &RowNormaliser<'_>,
     class: &Classify<'_>,
     line: u64,
-    rec: &ByteRecord,
+    rec: &C,
     spare: &mut Vec<Box<LineItem>>,
     cache: &mut ClassCache,
 ) -> (Option<RowOutcome>, RowOutcome) {
-    let mut remark = None;
-    let mut mended = None;
     if rec.len() > norm.map.raw.len() {
-        if let Some(m) = norm.mend(line, rec) {
-            remark = Some(RowOutcome::Remark(m.finding));
-            mended = m.record;
+        // Rare: the mending reads a `ByteRecord` (a record read in place is
+        // copied into one).
+        let copy: ByteRecord = rec.iter().collect();
+        if let Some(m) = norm.mend(line, &copy) {
+            let rec = m.record.as_ref().unwrap_or(&copy);
+            let mut outcome = norm.row_reusing(line, rec, spare);
+            class.outcome(rec, &mut outcome, cache);
+            return (Some(RowOutcome::Remark(m.finding)), outcome);
         }
     }
-    let rec = mended.as_ref().unwrap_or(rec);
     let mut outcome = norm.row_reusing(line, rec, spare);
     class.outcome(rec, &mut outcome, cache);
-    (remark, outcome)
+    (None, outcome)
 }
 
 /// Moves every line number of a row's outcome by `by` (a range read on its

@@ -1,5 +1,6 @@
 use super::*;
 use crate::ingest::csv::{reader, true_start};
+use crate::model::Cells as _;
 use proptest::prelude::*;
 
 /// One record: its cells, its start (byte, line) and the csv reader's
@@ -133,6 +134,31 @@ fn the_splitter_is_unsure_of_what_it_does_not_model() {
     assert!(!sp.record(&mut rec));
 }
 
+/// A record read in place is, as [`Cells`](crate::model::Cells), the
+/// `ByteRecord` of its cells: the same cells, bytes and fingerprints (with
+/// and without skipped row-id cells).
+fn same_row(row: &Row<'_>) {
+    use crate::model::record_fingerprint;
+    let copy: ByteRecord = row.iter().collect();
+    let cells = |r: &dyn Fn(usize) -> Option<Vec<u8>>| (0..=copy.len()).map(r).collect::<Vec<_>>();
+    assert_eq!(
+        cells(&|i| row.get(i).map(<[u8]>::to_vec)),
+        cells(&|i| copy.get(i).map(<[u8]>::to_vec))
+    );
+    assert_eq!(row.len(), copy.len());
+    if let Row::InPlace(c) = row {
+        assert_eq!(c.byte_len(), copy.as_slice().len());
+        assert!(c.lens().eq(copy.iter().map(<[u8]>::len)));
+        for i in 0..=copy.len() {
+            let want = copy.get(i).map(std::str::from_utf8);
+            assert_eq!(c.text(i), want, "cell {i}");
+        }
+        for skip in [&[][..], &[0], &[1], &[0, 2], &[1, 3, 4]] {
+            assert_eq!(record_fingerprint(c, skip), record_fingerprint(&copy, skip));
+        }
+    }
+}
+
 /// What `RangeRecords` gives, as (cells, kind, at, line); kind 'R' for a
 /// record, 'B' beyond the limit, 'E' the end.
 type Step = (Vec<Vec<u8>>, char, u64, u64);
@@ -143,7 +169,11 @@ fn range(raw: [&[u8]; 2], rest: &[u8], ends: bool, limit: u64) -> Vec<Step> {
     let mut out = Vec::new();
     loop {
         match rr.next(&mut rec) {
-            Next::Record { at, line } => out.push((cells(&rec), 'R', at, line)),
+            Next::Record { at, line } => {
+                let row = rr.cells(&rec);
+                same_row(&row);
+                out.push((row.iter().map(<[u8]>::to_vec).collect(), 'R', at, line));
+            }
             Next::Beyond { at, line } => return [out, vec![(vec![], 'B', at, line)]].concat(),
             Next::End { at, line } => return [out, vec![(vec![], 'E', at, line)]].concat(),
             Next::Failed(e) => panic!("{e}"),
