@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use super::number::DecimalMark;
 use super::profile::Role;
 use super::{RowNormaliser, RowOutcome, SkipReason};
-use crate::model::{Check, Finding};
+use crate::model::{Cells, Check, Finding};
 
 /// The most cells past the header that are looked at: a row wider than
 /// that is not a cell or two split by a stray delimiter.
@@ -50,12 +50,16 @@ impl RowNormaliser<'_> {
     /// back into values, and the finding that says what was done. `None`
     /// for a record no wider than the header (cells past it all empty: a
     /// trailing delimiter).
-    pub fn mend(&self, line: u64, rec: &ByteRecord) -> Option<Mended> {
+    /// Reads the record where it is (no copy): a file whose every row ends
+    /// in a delimiter costs one look at each row's last cells.
+    pub fn mend<C: Cells + ?Sized>(&self, line: u64, rec: &C) -> Option<Mended> {
         let width = self.map.raw.len();
         let used = rec
             .iter()
-            .rposition(|c| !c.iter().all(u8::is_ascii_whitespace))
-            .map_or(0, |i| i + 1);
+            .enumerate()
+            .filter(|(_, c)| !c.iter().all(u8::is_ascii_whitespace))
+            .last()
+            .map_or(0, |(i, _)| i + 1);
         if width == 0 || used <= width {
             return None;
         }
@@ -87,8 +91,8 @@ impl RowNormaliser<'_> {
         }
         let head = format!("{used} cells under a header of {width} columns");
         // A grouped number first; else the text readings, when they agree.
-        let pick = if figures.len() == 1 {
-            figures.pop()
+        let pick = if !figures.is_empty() && agree(&figures) {
+            Some(figures.swap_remove(0))
         } else if figures.is_empty() && !texts.is_empty() && agree(&texts) {
             let description = self.map.get(Role::Description);
             let at = texts

@@ -67,19 +67,30 @@ pub(super) fn record_outcome<C: Cells + ?Sized>(
     cache: &mut ClassCache,
 ) -> (Option<RowOutcome>, RowOutcome) {
     if rec.len() > norm.map.raw.len() {
-        // Rare: the mending reads a `ByteRecord` (a record read in place is
-        // copied into one).
-        let copy: ByteRecord = rec.iter().collect();
-        if let Some(m) = norm.mend(line, &copy) {
-            let rec = m.record.as_ref().unwrap_or(&copy);
-            let mut outcome = norm.row_reusing(line, rec, spare);
-            class.outcome(rec, &mut outcome, cache);
+        if let Some(m) = norm.mend(line, rec) {
+            let outcome = match &m.record {
+                Some(mended) => classified(norm, class, line, mended, spare, cache),
+                None => classified(norm, class, line, rec, spare, cache),
+            };
             return (Some(RowOutcome::Remark(m.finding)), outcome);
         }
     }
+    (None, classified(norm, class, line, rec, spare, cache))
+}
+
+/// One record normalised, then classified.
+#[allow(clippy::vec_box)]
+fn classified<C: Cells + ?Sized>(
+    norm: &RowNormaliser<'_>,
+    class: &Classify<'_>,
+    line: u64,
+    rec: &C,
+    spare: &mut Vec<Box<LineItem>>,
+    cache: &mut ClassCache,
+) -> RowOutcome {
     let mut outcome = norm.row_reusing(line, rec, spare);
     class.outcome(rec, &mut outcome, cache);
-    (None, outcome)
+    outcome
 }
 
 /// Moves every line number of a row's outcome by `by` (a range read on its
