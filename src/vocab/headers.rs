@@ -123,6 +123,8 @@ pub(crate) const AMOUNT: &[&str] = &[
     // French
     "Montant",
     "Montant total",
+    // Before tax (hors taxes), the line's own amount on a French invoice.
+    "Montant HT",
     "Prix total",
     "Coût",
     // Spanish

@@ -98,3 +98,36 @@ fn a_trailing_delimiter_on_every_row_is_no_finding() {
     assert_eq!(b.total, d("112.00"));
     assert!(ragged_lines(&b).is_empty());
 }
+
+#[test]
+fn a_french_invoice_export_with_a_title_line_summary_rows_and_split_thousands() {
+    // On main: refused ("no header row found"): `Montant HT` was no
+    // amount header, and the split rows broke the column inference.
+    let csv = "Facture GPUCloud SAS - Novembre 2025,,,\n\
+               Désignation,Quantité,Prix unitaire,Montant HT\n\
+               Location GPU H100 (heures),720,2.00,1,440.00\n\
+               Stockage bloc 500 Go,1,25.00,25.00\n\
+               Snapshots quotidiens,1,60.00,60.00\n\
+               Trafic sortant internet,1,35.00,35.00\n\
+               Frais de gestion du cluster,1,150.00,150.00\n\
+               Total HT,,,1,710.00\n\
+               TVA 20%,,,342.00\n\
+               Total TTC,,,2,052.00\n";
+    let b = audit("facture.csv", csv);
+    // 720 x 2.00 = 1,440.00; + 25 + 60 + 35 + 150 = 1,710.00 (Total HT);
+    // TVA 20% of 1,710.00 = 342.00; Total TTC 2,052.00.
+    assert_eq!(b.totals.get(Category::Compute), d("1440.00"));
+    assert_eq!(b.subtotal, d("1710.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("342.00"));
+    assert_eq!(b.total, d("2052.00"));
+    assert_eq!(b.stated_total, Some(d("2052.00")));
+    assert!(!has(&b, "total-mismatch") && !has(&b, "subtotal-mismatch"));
+    assert_eq!(ragged_lines(&b), [3, 8, 10]);
+    // Hidden 60 + 35 + 150 = 245.00 of 1,710.00 = 14.33%.
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.code == "hidden-fee-share")
+        .unwrap();
+    assert!(f.message.contains("14.33%"), "{}", f.message);
+}
