@@ -27,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
     // exact figures where the column can be one): at most a few batches, as
     // run-length encoding lets a few bytes claim millions of rows.
     use billaudit::ingest::parquet::rows::Mode;
+    use billaudit::model::Cells;
     let table = rows.table();
     let modes: Vec<Mode> = (0..table.width())
         .map(|c| match c % 4 {
@@ -37,9 +38,10 @@ fuzz_target!(|data: &[u8]| {
             _ => Mode::Text,
         })
         .collect();
-    // A row's record holds the columns read as text or figures; its full
-    // record a cell for every column (stand-ins for the folded ones).
-    let held = billaudit::ingest::parquet::rows::held(&modes).len();
+    // A row holds the columns read as text or figures, read in place; its
+    // full record a cell for every column (stand-ins for the folded ones),
+    // the held ones the same cells.
+    let held = billaudit::ingest::parquet::rows::held(&modes);
     let mut rec = csv::ByteRecord::new();
     for g in 0..table.row_groups().min(4) {
         let long = billaudit::normalise::MAX_CELL_BYTES;
@@ -51,10 +53,13 @@ fuzz_target!(|data: &[u8]| {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     for i in 0..n {
-                        group.record(i, &mut rec);
-                        assert_eq!(rec.len(), held, "a cell per held column");
+                        let row = group.row(i);
+                        assert_eq!(row.len(), held.len(), "a cell per held column");
                         group.full_record(i, &mut rec);
                         assert_eq!(rec.len(), table.width(), "a cell per column");
+                        for (k, &c) in held.iter().enumerate() {
+                            assert_eq!(row.get(k), rec.get(c), "held cell {k} is column {c}'s");
+                        }
                     }
                 }
             }

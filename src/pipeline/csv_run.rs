@@ -423,7 +423,10 @@ impl<'o> Run<'o> {
                 return Ok(pending.len() as u64 + rest);
             }
             if let Some(table) = &parquet {
-                // Parquet: the rows come from the row groups, not the text.
+                // Parquet: the rows come from the row groups, not the text
+                // (the text reader of the header search, with the decoded
+                // pages of the first row group, is let go first).
+                drop(rdr);
                 let text = super::parquet_run::text_columns(
                     &state.map,
                     table.width(),

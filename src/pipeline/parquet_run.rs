@@ -13,7 +13,8 @@
 //! group's batches, then the second's. At most
 //! `workers` row groups are handed out at once (one open per worker: an
 //! open row group holds a decoded page of every column), and each holds at most
-//! [`AHEAD`] decoded batches waiting, so memory is bounded by batches in
+//! [`AHEAD_STATES`] batches' states (or [`AHEAD_ROWS`] batches of rows)
+//! waiting, so memory is bounded by batches in
 //! flight, not by the file or by the size of a row group.
 
 use std::collections::VecDeque;
@@ -29,13 +30,29 @@ use crate::error::{Error, Result};
 use crate::ingest::parquet::hashed::Hashes;
 use crate::ingest::parquet::rows::{BATCH_ROWS, Group, Mode, Table, held};
 use crate::model::Check;
-use crate::model::LineItem;
+use crate::model::{Cells, LineItem};
 use crate::normalise::number::DecimalMark;
 use crate::normalise::profile::{ColumnMap, Role};
 use crate::normalise::{Figures, MAX_CELL_BYTES, RowNormaliser, RowOutcome};
 
-/// Batches of one row group decoded ahead of this thread.
-const AHEAD: usize = 2;
+/// Batches of rows (each [`BATCH_ROWS`] items) of one row group decoded
+/// ahead of this thread, when the item hook needs the rows.
+const AHEAD_ROWS: usize = 2;
+
+/// States of one row group's rows that wait for this thread, when the
+/// workers run the checks. The worker of a row group behind the head one
+/// reads on while the head's rows are merged, until this many states
+/// wait: with the AHEAD_ROWS of rows, it waited for this thread after
+/// 8K rows, and a 1M-row file of 9 row groups took 1.1 cores of 2.
+const AHEAD_STATES: usize = 6;
+
+/// Batches whose rows a worker adds into one state before it sends it: a
+/// state has a fixed part (the checks' tables, their merge on this
+/// thread), so fewer, larger states cost less CPU, while the rows held in
+/// the states waiting ([`AHEAD_STATES`] x this x [`BATCH_ROWS`], 48K rows)
+/// bound the memory. Measured on the 1M-row bench file (docs/performance.md,
+/// "Parquet row groups read side by side").
+const FOLD_BATCHES: usize = 2;
 
 /// The rows of one batch, each with its line.
 type Rows = Vec<(u64, RowOutcome)>;
@@ -185,9 +202,27 @@ fn projection(modes: &mut [Mode], map: &ColumnMap) -> Option<(Vec<usize>, Column
 
 /// Whether every cell of a record is blank (the normaliser's blank-row
 /// test).
-fn all_blank(rec: &ByteRecord) -> bool {
+fn all_blank<C: Cells + ?Sized>(rec: &C) -> bool {
     rec.iter()
         .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
+}
+
+/// One row of a batch, normalised (building the item in one of `spare`)
+/// and classified: `rec` is the row's held cells read in place, or its
+/// full record.
+#[allow(clippy::vec_box)]
+fn one_row<C: Cells + ?Sized>(
+    norm: &RowNormaliser<'_>,
+    class: &Classify<'_>,
+    line: u64,
+    rec: &C,
+    figures: &RowFigures<'_, '_>,
+    spare: &mut Vec<Box<LineItem>>,
+    cache: &mut ClassCache,
+) -> RowOutcome {
+    let mut outcome = norm.row_with(line, rec, figures, spare);
+    class.outcome(rec, &mut outcome, cache);
+    outcome
 }
 
 /// Reads every row of `table` into the bills on `workers` threads (see the
@@ -222,6 +257,11 @@ pub(super) fn read<'p>(
         _ => (norm, None),
     };
     let modes = &modes;
+    let ahead = if policy.is_some() {
+        AHEAD_STATES
+    } else {
+        AHEAD_ROWS
+    };
     let (job_tx, job_rx) = mpsc::channel::<(usize, mpsc::SyncSender<Batch<'p>>)>();
     let job_rx = Mutex::new(job_rx);
     let (returns, returned): (Vec<_>, Vec<_>) =
@@ -250,6 +290,10 @@ pub(super) fn read<'p>(
                             continue;
                         }
                     };
+                    // The checks' state of the row group's batches not yet
+                    // sent, their rows and their number.
+                    let mut open: Option<Bills<'p>> = None;
+                    let (mut open_rows, mut open_batches) = (0u64, 0usize);
                     loop {
                         // The items of applied batches are built again.
                         let mut batch = Rows::new();
@@ -271,36 +315,46 @@ pub(super) fn read<'p>(
                             Ok(0) => break,
                             Ok(n) => n,
                             Err(e) => {
+                                open = None;
                                 let _ = tx.send((worker, Err(e)));
                                 break;
                             }
                         };
                         let first = group.first_row();
-                        let mut state =
-                            policy.map(|p| Bills::range(p, std::mem::take(&mut caches)));
+                        let mut state = policy.map(|p| {
+                            open.take()
+                                .unwrap_or_else(|| Bills::range(p, std::mem::take(&mut caches)))
+                        });
                         for i in 0..n {
-                            group.record(i, &mut rec);
                             // Row N is line N+1: the header is line 1.
                             let line = first + i as u64 + 1;
+                            let row = group.row(i);
                             // The held cells decide the blank-row and
                             // oversized-cell tests unless a folded cell is
                             // long, or is filled where every held one is
                             // blank: then the row is read with every column.
                             let whole = held.is_some()
                                 && (group.folded_long(i)
-                                    || (group.folded_filled(i) && all_blank(&rec)));
-                            let (norm, held) = if whole {
+                                    || (group.folded_filled(i) && all_blank(&row)));
+                            let outcome = if whole {
                                 group.full_record(i, &mut rec);
-                                (norm, None)
+                                let figures = RowFigures {
+                                    group: &group,
+                                    i,
+                                    held: None,
+                                };
+                                one_row(norm, class, line, &rec, &figures, &mut spare, &mut cache)
                             } else {
-                                (held_norm, held)
+                                let figures = RowFigures {
+                                    group: &group,
+                                    i,
+                                    held,
+                                };
+                                one_row(
+                                    held_norm, class, line, &row, &figures, &mut spare, &mut cache,
+                                )
                             };
-                            let figures = RowFigures {
-                                group: &group,
-                                i,
-                                held,
-                            };
-                            let mut outcome = norm.row_with(line, &rec, &figures, &mut spare);
+                            let mut outcome = outcome;
                             if let (
                                 Some(h),
                                 RowOutcome::Item(item) | RowOutcome::WithCredits(item, _),
@@ -309,7 +363,6 @@ pub(super) fn read<'p>(
                                 // The columns that are not in the record.
                                 item.fingerprint = Hashes::of(item.fingerprint, h);
                             }
-                            class.outcome(&rec, &mut outcome, &mut cache);
                             match &mut state {
                                 Some(state) => {
                                     state.add_outcome(&mut outcome, line, |_| {});
@@ -325,14 +378,26 @@ pub(super) fn read<'p>(
                         }
                         let done = match state {
                             Some(mut state) => {
+                                open_rows += n as u64;
+                                open_batches += 1;
+                                if open_batches < FOLD_BATCHES {
+                                    open = Some(state);
+                                    continue;
+                                }
                                 caches = state.take_caches();
-                                Done::State(Box::new(state), n as u64)
+                                let rows = std::mem::take(&mut open_rows);
+                                open_batches = 0;
+                                Done::State(Box::new(state), rows)
                             }
                             None => Done::Rows(batch),
                         };
                         if tx.send((worker, Ok(done))).is_err() {
                             break;
                         }
+                    }
+                    if let Some(mut state) = open.take() {
+                        caches = state.take_caches();
+                        let _ = tx.send((worker, Ok(Done::State(Box::new(state), open_rows))));
                     }
                 }
             });
@@ -341,7 +406,7 @@ pub(super) fn read<'p>(
         let mut next = 0;
         'groups: loop {
             while next < table.row_groups() && queue.len() < workers {
-                let (tx, rx) = mpsc::sync_channel(AHEAD);
+                let (tx, rx) = mpsc::sync_channel(ahead);
                 if job_tx.send((next, tx)).is_err() {
                     break 'groups;
                 }

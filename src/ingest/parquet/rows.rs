@@ -1,9 +1,9 @@
 //! Row groups decoded straight into CSV records (issue 19): no CSV text is
 //! written and parsed again. A [`Table`] is a Parquet file's flat columns;
 //! a [`Group`] decodes one row group, [`BATCH_ROWS`] rows at a time, into
-//! one buffer of cells per column, and [`Group::record`] fills a
-//! `csv::ByteRecord` with a row's cells, for the normaliser (still the one
-//! place values are parsed). Several groups can be decoded at once, one per
+//! one buffer of cells per column, and [`Group::row`] is a row's cells
+//! read where that buffer keeps them (a [`model::Cells`], no copy), for
+//! the normaliser (still the one place values are parsed). Several groups can be decoded at once, one per
 //! thread: a `Table` is shared, a `Group` is its thread's own.
 //!
 //! **Projection** (issue 27). Each column has a [`Mode`]: the columns a
@@ -11,7 +11,7 @@
 //! record; the others are folded ([`super::hashed`]): no text and no cell,
 //! only, per row, a hash of their values (when `duplicate-line` compares
 //! rows, [`Mode::Hashed`]) and the facts the row tests that look at every
-//! cell need (blank row, oversized cell). [`Group::record`] holds the
+//! cell need (blank row, oversized cell). [`Group::row`] holds the
 //! held columns only; [`Group::full_record`] gives every column, the
 //! folded ones as stand-ins, for the rare row whose held cells cannot
 //! decide those tests. So every column is read, but only the profile's
@@ -30,6 +30,7 @@ use super::cell::{self, Kind};
 use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
 use super::{Column, contained, each_row, open_row_group, read_values};
+use crate::model;
 
 /// What is read of a column (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,11 +117,13 @@ impl Table {
         let mode = |c: usize| modes.get(c).copied().unwrap_or(Mode::Text);
         let (readers, rows) =
             contained(|| open_row_group(&*self.file, &self.columns, g)).and_then(|r| r)?;
+        let modes: Vec<Mode> = (0..self.columns.len()).map(mode).collect();
         Ok(Group {
             table: self,
             g,
             readers,
-            modes: (0..self.columns.len()).map(mode).collect(),
+            held: held(&modes),
+            modes,
             long,
             hashes: Hashes::default(),
             rows_left: rows,
@@ -148,17 +151,23 @@ struct Cells {
 }
 
 impl Cells {
-    /// Pushes row `i`'s cell onto `rec`.
-    fn push(&self, i: usize, rec: &mut ByteRecord) {
+    /// Row `i`'s cell (empty for a null).
+    #[inline]
+    fn cell(&self, i: usize) -> &[u8] {
         if self.value_of_row.is_empty() {
             let start = if i == 0 { 0 } else { self.ends[i - 1] };
-            rec.push_field(&self.data[start..self.ends[i]]);
+            &self.data[start..self.ends[i]]
         } else {
             match self.value_of_row[i] {
-                NULL_ROW => rec.push_field(b""),
-                v => rec.push_field(self.values[v as usize].data()),
+                NULL_ROW => b"",
+                v => self.values[v as usize].data(),
             }
         }
+    }
+
+    /// Pushes row `i`'s cell onto `rec`.
+    fn push(&self, i: usize, rec: &mut ByteRecord) {
+        rec.push_field(self.cell(i));
     }
 
     fn clear(&mut self) {
@@ -178,6 +187,8 @@ pub struct Group<'t> {
     g: usize,
     readers: Vec<ColumnReader>,
     modes: Vec<Mode>,
+    /// The columns a row's record holds ([`held`]).
+    held: Vec<usize>,
     long: usize,
     hashes: Hashes,
     rows_left: u64,
@@ -190,7 +201,7 @@ pub struct Group<'t> {
     scratch: String,
 }
 
-impl Group<'_> {
+impl<'t> Group<'t> {
     /// Decodes the next batch of rows (at most [`BATCH_ROWS`]) and returns
     /// how many it holds: 0 at the end of the row group. An error names the
     /// row group, the column and (for a value with no text) its row and line.
@@ -286,15 +297,10 @@ impl Group<'_> {
         self.hashes.long(i).is_some()
     }
 
-    /// Fills `rec` with the cells of row `i` of the batch in the columns
-    /// it holds ([`Group::held`]).
-    pub fn record(&self, i: usize, rec: &mut ByteRecord) {
-        rec.clear();
-        for (c, cells) in self.cells.iter().enumerate() {
-            if self.holds(c) {
-                cells.push(i, rec);
-            }
-        }
+    /// Row `i` of the batch in the columns a record holds ([`held`]), its
+    /// cells read where the batch keeps them: no `ByteRecord` is filled.
+    pub fn row(&self, i: usize) -> HeldRow<'_, 't> {
+        HeldRow { group: self, i }
     }
 
     /// Fills `rec` with a cell of row `i` for every column: the held
@@ -312,6 +318,31 @@ impl Group<'_> {
                 rec.push_field(&stand_in);
             }
         }
+    }
+}
+
+/// Row `i` of a batch, its held cells read in place ([`Group::row`]).
+pub struct HeldRow<'g, 't> {
+    group: &'g Group<'t>,
+    i: usize,
+}
+
+impl model::Cells for HeldRow<'_, '_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.group.held.len()
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> Option<&[u8]> {
+        let c = *self.group.held.get(k)?;
+        Some(self.group.cells[c].cell(self.i))
+    }
+
+    #[inline]
+    fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        let cells = &self.group.cells;
+        self.group.held.iter().map(move |&c| cells[c].cell(self.i))
     }
 }
 
