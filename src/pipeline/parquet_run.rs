@@ -23,7 +23,7 @@ use std::sync::{Mutex, mpsc};
 use ::csv::ByteRecord;
 
 use super::bills::Bills;
-use super::rows::Classify;
+use super::rows::{Classify, classified};
 use crate::audit::Caches;
 use crate::classify::ClassCache;
 use crate::error::{Error, Result};
@@ -207,24 +207,6 @@ fn all_blank<C: Cells + ?Sized>(rec: &C) -> bool {
         .all(|f| f.iter().all(|b| b.is_ascii_whitespace()))
 }
 
-/// One row of a batch, normalised (building the item in one of `spare`)
-/// and classified: `rec` is the row's held cells read in place, or its
-/// full record.
-#[allow(clippy::vec_box)]
-fn one_row<C: Cells + ?Sized>(
-    norm: &RowNormaliser<'_>,
-    class: &Classify<'_>,
-    line: u64,
-    rec: &C,
-    figures: &RowFigures<'_, '_>,
-    spare: &mut Vec<Box<LineItem>>,
-    cache: &mut ClassCache,
-) -> RowOutcome {
-    let mut outcome = norm.row_with(line, rec, figures, spare);
-    class.outcome(rec, &mut outcome, cache);
-    outcome
-}
-
 /// Reads every row of `table` into the bills on `workers` threads (see the
 /// module docs); returns the number of rows read.
 pub(super) fn read<'p>(
@@ -343,16 +325,21 @@ pub(super) fn read<'p>(
                                     i,
                                     held: None,
                                 };
-                                one_row(norm, class, line, &rec, &figures, &mut spare, &mut cache)
+                                classified(
+                                    norm,
+                                    class,
+                                    (line, &rec, &figures),
+                                    &mut spare,
+                                    &mut cache,
+                                )
                             } else {
                                 let figures = RowFigures {
                                     group: &group,
                                     i,
                                     held,
                                 };
-                                one_row(
-                                    held_norm, class, line, &row, &figures, &mut spare, &mut cache,
-                                )
+                                let row = (line, &row, &figures);
+                                classified(held_norm, class, row, &mut spare, &mut cache)
                             };
                             let mut outcome = outcome;
                             if let (

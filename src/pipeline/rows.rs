@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::ingest;
 use crate::ingest::csv::Window;
 use crate::model::{Cells, LineItem};
-use crate::normalise::{RowNormaliser, RowOutcome};
+use crate::normalise::{Figures, RowNormaliser, RowOutcome};
 
 /// What classifies a file's rows: the user's rules (bound to its columns)
 /// before the built-in classifier, with the reader's cache.
@@ -69,26 +69,30 @@ pub(super) fn record_outcome<C: Cells + ?Sized>(
     if rec.len() > norm.map.raw.len() {
         if let Some(m) = norm.mend(line, rec) {
             let outcome = match &m.record {
-                Some(mended) => classified(norm, class, line, mended, spare, cache),
-                None => classified(norm, class, line, rec, spare, cache),
+                Some(mended) => classified(norm, class, (line, mended, &()), spare, cache),
+                None => classified(norm, class, (line, rec, &()), spare, cache),
             };
             return (Some(RowOutcome::Remark(m.finding)), outcome);
         }
     }
-    (None, classified(norm, class, line, rec, spare, cache))
+    (
+        None,
+        classified(norm, class, (line, rec, &()), spare, cache),
+    )
 }
 
-/// One record normalised, then classified.
+/// One record normalised (building the item in one of `spare`, with the
+/// exact values of `figures` where a reader has them: Parquet's), then
+/// classified.
 #[allow(clippy::vec_box)]
-fn classified<C: Cells + ?Sized>(
+pub(super) fn classified<C: Cells + ?Sized, F: Figures + ?Sized>(
     norm: &RowNormaliser<'_>,
     class: &Classify<'_>,
-    line: u64,
-    rec: &C,
+    (line, rec, figures): (u64, &C, &F),
     spare: &mut Vec<Box<LineItem>>,
     cache: &mut ClassCache,
 ) -> RowOutcome {
-    let mut outcome = norm.row_reusing(line, rec, spare);
+    let mut outcome = norm.row_with(line, rec, figures, spare);
     class.outcome(rec, &mut outcome, cache);
     outcome
 }
