@@ -55,7 +55,9 @@ fn description_label(text: &str) -> Option<SummaryKind> {
 /// in columns that are not classified) does not matter. A row without any
 /// classification text takes the first cell left of the amount that is a
 /// label and not a date, a currency or a number (`;;IVA 21%;12,81`,
-/// `2025-11-30,Total,,,,416.52` in a file whose label column is unmapped).
+/// `2025-11-30,Total,,,,416.52` in a file whose label column is unmapped),
+/// and when there is none, the first such cell right of it
+/// (`;;;80,90;Subtotal`, the label in a notes column).
 pub fn summary_of_row<C: Cells + ?Sized>(
     rec: &C,
     amount_col: usize,
@@ -64,16 +66,28 @@ pub fn summary_of_row<C: Cells + ?Sized>(
     let mut texts = tiers.iter().flatten();
     let label = match texts.next() {
         Some(first) => description_label(first)?,
-        None => (0..amount_col.min(rec.len()))
-            .filter_map(|i| rec.text(i)?.ok())
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && !number::is_placeholder(s))
-            .find(|s| !is_date_currency_or_number(s))
-            .and_then(summary_label)?,
+        None => {
+            // Left of the amount first (`;;IVA 21%;12,81`), else right of
+            // it (`;;;80,90;Subtotal`: a notes column after the amount).
+            let left = 0..amount_col.min(rec.len());
+            let right = (amount_col + 1).min(rec.len())..rec.len();
+            first_label(rec, left).or_else(|| first_label(rec, right))?
+        }
     };
     texts
         .all(|t| summary_label(t) == Some(label))
         .then_some(label)
+}
+
+/// The summary kind of the first cell among `cols` that is not empty, a
+/// placeholder, a date, a currency or a number; `None` when that cell is
+/// no label (or there is none).
+fn first_label<C: Cells + ?Sized>(rec: &C, cols: std::ops::Range<usize>) -> Option<SummaryKind> {
+    cols.filter_map(|i| rec.text(i)?.ok())
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && !number::is_placeholder(s))
+        .find(|s| !is_date_currency_or_number(s))
+        .and_then(summary_label)
 }
 
 /// A cell that is a value, not a label: a date, a currency, a number.

@@ -210,6 +210,9 @@ impl<'p> Bills<'p> {
         match outcome {
             RowOutcome::Item(item) => {
                 seen(item);
+                if self.holds_unlabelled() && self.closes_unlabelled(item, line) {
+                    return;
+                }
                 if !(self.holds_unlabelled() && self.unlabelled.hold(item)) {
                     self.add_item(item);
                 }
@@ -255,6 +258,37 @@ impl<'p> Bills<'p> {
 
     fn holds_unlabelled(&self) -> bool {
         self.hold_unlabelled && matches!(self.route, Route::File(_))
+    }
+
+    /// True when `item` (of line `line`) is the stated total under an
+    /// unknown label that the held row's subtotal reconciles with
+    /// ([`Unlabelled::closes`]): it is taken as the bill's stated total,
+    /// the held row as its subtotal, and the report says so.
+    fn closes_unlabelled(&mut self, item: &LineItem, line: u64) -> bool {
+        let currency = &item.currency;
+        let Some(computed) = self.for_currency(currency).totals.checked_sum(|_| true) else {
+            return false;
+        };
+        if !self.unlabelled.closes(item, computed) {
+            return false;
+        }
+        self.primary().add_skip(SkipReason::Summary, None);
+        self.decide_unlabelled(SummaryKind::Total, item.amount, currency);
+        let keep = self.keep_stated_figures;
+        let bill = self.for_currency(currency);
+        if keep {
+            bill.stated_figures.push(Stated {
+                line,
+                amount: item.amount,
+                total: true,
+            });
+        }
+        bill.stated_total = Some((line, item.amount));
+        self.notes.push(format!(
+            "line {line} `{}` ({}) is the sum of every line above it with tax and credits, once the subtotal above is set aside: read as the stated total and not summed",
+            item.description, item.amount
+        ));
+        true
     }
 
     /// A stated figure: a held row (see [`Unlabelled`]) is set aside when

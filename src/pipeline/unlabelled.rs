@@ -8,6 +8,12 @@
 //!   `summary` skip, and the report says so;
 //! - otherwise (or no total follows): it is an item, added as it would
 //!   have been.
+//!
+//! A row of the same shape right after the held row's tax or credit rows,
+//! whose amount is the bill's total so far without the held row (its items
+//! with tax and credits), is the stated total under an unknown label
+//! ([`Unlabelled::closes`]): the pair reconciles through the tax, so both
+//! are statements.
 
 use rust_decimal::Decimal;
 
@@ -26,6 +32,10 @@ struct Held {
     item: LineItem,
     /// How many items it adds up.
     items: u64,
+    /// A tax or credit row came after it.
+    adjusted: bool,
+    /// Items (not tax or credit) came after it.
+    items_after: u64,
 }
 
 impl Unlabelled {
@@ -33,21 +43,49 @@ impl Unlabelled {
     pub(super) fn hold(&mut self, item: &LineItem) -> bool {
         let candidate = self.held.is_none()
             && self.since_items >= 2
-            && item.quantity.is_none()
-            && item.unit_price.is_none()
-            && item.amount > Decimal::ZERO
-            && item.amount == self.since_sum
-            && !matches!(item.category, Category::Tax | Category::Credit);
+            && summary_shaped(item)
+            && item.amount == self.since_sum;
         if candidate {
             self.held = Some(Held {
                 item: item.clone(),
                 items: self.since_items,
+                adjusted: false,
+                items_after: 0,
             });
         } else if !matches!(item.category, Category::Tax | Category::Credit) {
             self.since_sum = self.since_sum.saturating_add(item.amount);
             self.since_items += 1;
+            if let Some(h) = &mut self.held {
+                h.items_after += 1;
+            }
+        } else if let Some(h) = &mut self.held {
+            h.adjusted = true;
         }
         candidate
+    }
+
+    /// Whether `item` closes the held row: a row of the same shape (an
+    /// amount, no quantity, no unit price, not tax or credit), right after
+    /// the held row's tax or credit rows (at least one, and no other item
+    /// between), whose amount is the bill's total so far (`computed`: the
+    /// items with tax and credits, without the held row) and not that
+    /// total with the held row. Then the two rows state the subtotal and
+    /// the total under labels no vocabulary knows (`;;;80,90;`, `IVA 21%`,
+    /// then `Monto final;;;97,89`): sums that reconcile through the tax,
+    /// which a pair of charges does only by chance. Two equal rows without
+    /// a tax between them (`Support fee 10.00`, `Consulting 10.00` after
+    /// items of 4.00 and 6.00) are not taken: charges can repeat.
+    pub(super) fn closes(&self, item: &LineItem, computed: Decimal) -> bool {
+        let Some(held) = &self.held else {
+            return false;
+        };
+        let agrees = crate::audit::agrees(item.amount, computed);
+        let with = computed.checked_add(held.item.amount);
+        held.adjusted
+            && held.items_after == 0
+            && summary_shaped(item)
+            && agrees
+            && !with.is_some_and(|w| crate::audit::agrees(item.amount, w))
     }
 
     /// A summary row was read: the sums start again. With `total`, the
@@ -80,4 +118,13 @@ impl Unlabelled {
     pub(super) fn release(&mut self) -> Option<LineItem> {
         self.held.take().map(|h| h.item)
     }
+}
+
+/// A row shaped like a statement: an amount above zero with neither a
+/// quantity nor a unit price, and not tax or credit.
+fn summary_shaped(item: &LineItem) -> bool {
+    item.quantity.is_none()
+        && item.unit_price.is_none()
+        && item.amount > Decimal::ZERO
+        && !matches!(item.category, Category::Tax | Category::Credit)
 }

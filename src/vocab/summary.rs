@@ -217,6 +217,13 @@ pub const TOTAL: &[&str] = &[
     "bedrag inclusief btw",
     // Spanish (`total` is the English word)
     "importe total",
+    "total factura",
+    "total de la factura",
+    "importe total de la factura",
+    "total con iva",
+    // Portuguese
+    "total da fatura",
+    "total fatura",
     // Polish
     "razem",
     "należność ogółem",

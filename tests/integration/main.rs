@@ -46,5 +46,6 @@ mod scale;
 mod shell;
 mod sql;
 mod sql_cur;
+mod summary_rows;
 mod terminal;
 mod text_invoices;
