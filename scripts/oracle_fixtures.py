@@ -240,9 +240,10 @@ SPECS = {
         types=[("product", {"Taxes": "tax", "Droplets": "compute", "Backups": "storage_replica",
                             "Snapshots": "storage_replica", "Volumes": "storage",
                             "Bandwidth": "bandwidth"})]),
-    # Linode: `total` = `amount` + `tax`.
+    # Linode: `total` = `amount` + `tax`; the tax of each row is a `tax`
+    # item beside its charge.
     "fixtures/providers/linode-invoice-items-2025-10.csv": csv_spec(
-        "total", ["label", "type"],
+        "amount", ["label", "type"], tax="tax",
         overrides={3: ("compute", "`Linode 8GB` is a Linode virtual machine plan"),
                    7: ("bandwidth", "`Network Transfer Overage`: outbound data beyond the pool")}),
     "fixtures/providers/vastai-charges-2025-11.csv": csv_spec("amount", ["description", "type"]),
@@ -518,6 +519,12 @@ def read_csv_rows(rel, spec):
             if pi == 0 and i in spec.get("overrides", {}):
                 cat, why = spec["overrides"][i]
             rows.append({"line": i, "part": pi, "amount": amount, "category": cat, "text": desc, "why": why})
+            if "tax" in spec:
+                # A per-row tax column: its non-zero cell is the row's tax.
+                tax, terr = parse_amount(row.get(spec["tax"], ""), spec.get("decimal_comma", False))
+                if not terr and tax != 0:
+                    rows.append({"line": i, "part": pi, "amount": tax, "category": "tax",
+                                 "text": f"{spec['tax']}: {desc}", "why": f"the row's `{spec['tax']}` column"})
         if header is None:
             raise ValueError(f"{part}: no header with column {spec['amount']!r}")
     return rows

@@ -98,6 +98,9 @@ pub struct LineItem {
     pub class_text: Vec<Vec<String>>,
     /// Set by the profile when a column decides the category outright
     /// (FOCUS `ChargeCategory=Tax`, a text invoice's tax line, ...).
+    /// The id is the rule's (`summary-tax`, a marker's id), or
+    /// [`CREDIT_LIST_RULE`] / [`TAX_COLUMN_RULE`] for an item a row gives
+    /// besides its own charge ([`LineItem::is_part_of_row`]).
     pub forced: Option<(Category, &'static str)>,
     pub category: Category,
     /// Id of the rule that classified the item (`builtin:...`, `profile:...`).
@@ -139,7 +142,21 @@ pub struct Terms {
     pub commitment_used: Option<Decimal>,
 }
 
+/// The forced id of a credit a row lists in a credits column (GCP
+/// `credits`): its own `credit` item, on the row's line.
+pub const CREDIT_LIST_RULE: &str = "credit-list";
+/// The forced id of the tax a row states in a tax column (`VAT`, Linode
+/// `tax`): its own `tax` item, on the row's line.
+pub const TAX_COLUMN_RULE: &str = "tax-column";
+
 impl LineItem {
+    /// An item a row gives besides its own charge (a listed credit, the
+    /// tax of a tax column): it shares the row's line and fingerprint.
+    pub fn is_part_of_row(&self) -> bool {
+        self.forced
+            .is_some_and(|(_, id)| id == CREDIT_LIST_RULE || id == TAX_COLUMN_RULE)
+    }
+
     pub fn new(line: u64, description: impl Into<String>, amount: Decimal) -> Self {
         let description = description.into();
         let class_text = vec![vec![description.clone()]];

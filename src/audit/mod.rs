@@ -263,11 +263,9 @@ pub fn tolerance(stated: Decimal) -> Decimal {
     crate::normalise::number::half_unit(stated)
 }
 
-/// Whether a computed figure agrees with a stated one, within [`tolerance`].
-pub fn agrees(stated: Decimal, computed: Decimal) -> bool {
-    // Saturated only when the two are ~1e28 apart: a disagreement either way.
-    stated.saturating_sub(computed).abs() <= tolerance(stated)
-}
+/// Whether a computed figure agrees with a stated one, within [`tolerance`]
+/// (defined with the number reader, which the tax column's test uses too).
+pub use crate::normalise::number::agrees;
 
 /// Formats a fraction as a percentage with two decimals: `0.0512` -> `5.12%`.
 /// A fraction too large to multiply by 100 (a tiny subtotal under huge

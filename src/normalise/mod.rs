@@ -15,12 +15,13 @@ pub mod profiles;
 mod project;
 pub mod ragged;
 mod summary_row;
+mod tax_column;
 pub(crate) mod terms;
 pub mod text;
 
 use rust_decimal::Decimal;
 
-use crate::model::{Category, Cells};
+use crate::model::{CREDIT_LIST_RULE, Category, Cells};
 use crate::model::{Check, Finding, LineItem, Severity};
 use crate::vocab::summary::{self, SummaryKind};
 use number::{Cell, DecimalMark, parse_number};
@@ -465,10 +466,28 @@ impl RowNormaliser<'_> {
                 ));
             }
         };
+        // The row's own tax cell (`tax_column`); a tax summary row is the
+        // tax already, so its tax cell is not added again.
+        let tax = match summary {
+            Some(SummaryKind::Tax) => None,
+            _ => self
+                .figure(line, rec, figures, Role::Tax, summary)?
+                .filter(|t| !t.is_zero()),
+        };
         match summary {
             Some(kind @ (SummaryKind::Subtotal | SummaryKind::Total)) => {
                 spare.push(item);
                 let currency = self.row_currency(line, rec)?;
+                // A stated figure with a tax cell: the total is the row's
+                // amount with its tax, the subtotal without it.
+                if let Some(t) = tax {
+                    let gross = self.amount_is_gross();
+                    amount = match kind {
+                        SummaryKind::Total if !gross => amount.checked_add(t).unwrap_or(amount),
+                        SummaryKind::Subtotal if gross => amount.checked_sub(t).unwrap_or(amount),
+                        _ => amount,
+                    };
+                }
                 return Ok(RowOutcome::Stated {
                     kind,
                     amount,
@@ -600,26 +619,40 @@ impl RowNormaliser<'_> {
                 }
             }
         }
+        let mut parts = Vec::new();
+        if let Some(t) = tax {
+            item.amount = tax_column::net_of(
+                item.amount,
+                t,
+                item.quantity,
+                item.unit_price,
+                self.amount_is_gross(),
+            );
+            let column = self
+                .map
+                .get(Role::Tax)
+                .and_then(|i| self.map.raw.get(i))
+                .map_or("tax", |s| s.trim());
+            parts.push(tax_column::tax_item(&item, column, t));
+        }
         if let Some(col) = self.map.credit_list {
             let t = self.text(line, rec, col)?;
             let credits =
                 parse_credit_list(t, self.mark).map_err(|e| self.finding(line, col, e))?;
-            if !credits.is_empty() {
-                let items = credits
-                    .into_iter()
-                    .map(|(name, amount)| {
-                        let mut c = LineItem::new(line, format!("credit: {name}"), amount);
-                        c.currency = item.currency.clone();
-                        c.start = item.start;
-                        c.end = item.end;
-                        c.forced = Some((Category::Credit, "credit-list"));
-                        c
-                    })
-                    .collect();
-                return Ok(RowOutcome::WithCredits(item, items));
-            }
+            parts.extend(credits.into_iter().map(|(name, amount)| {
+                let mut c = LineItem::new(line, format!("credit: {name}"), amount);
+                c.currency = item.currency.clone();
+                c.start = item.start;
+                c.end = item.end;
+                c.forced = Some((Category::Credit, CREDIT_LIST_RULE));
+                c
+            }));
         }
-        Ok(RowOutcome::Item(item))
+        if parts.is_empty() {
+            Ok(RowOutcome::Item(item))
+        } else {
+            Ok(RowOutcome::WithCredits(item, parts))
+        }
     }
 }
 

@@ -492,6 +492,13 @@ fn scale_by_pow10(base: Decimal, exp: i64) -> Option<Decimal> {
     }
 }
 
+/// Whether a computed figure agrees with a stated one, within half a unit
+/// of the stated figure's last digit ([`half_unit`], the audit's tolerance).
+pub fn agrees(stated: Decimal, computed: Decimal) -> bool {
+    // Saturated only when the two are ~1e28 apart: a disagreement either way.
+    stated.saturating_sub(computed).abs() <= half_unit(stated)
+}
+
 /// The half-unit of the last decimal written in `d`: `12.30` -> `0.005`.
 pub fn half_unit(d: Decimal) -> Decimal {
     Decimal::new(5, d.scale().saturating_add(1).min(28))

@@ -27,10 +27,13 @@ pub enum Role {
     /// A `start - end` range in one cell.
     Period,
     ResourceId,
+    /// The tax charged on the line, in its own column (`tax`, `VAT`,
+    /// `税额`): a `tax` item beside the charge (`super::tax_column`).
+    Tax,
 }
 
 impl Role {
-    pub const ALL: [Role; 13] = [
+    pub const ALL: [Role; 14] = [
         Role::Description,
         Role::Amount,
         Role::Quantity,
@@ -44,6 +47,7 @@ impl Role {
         Role::End,
         Role::Period,
         Role::ResourceId,
+        Role::Tax,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -61,6 +65,7 @@ impl Role {
             Role::End => "end",
             Role::Period => "period",
             Role::ResourceId => "resource_id",
+            Role::Tax => "tax",
         }
     }
 
@@ -73,6 +78,7 @@ impl Role {
             "cost" => "amount",
             "item" => "description",
             "resource" => "resource_id",
+            "vat" | "tax_amount" => "tax",
             other => other,
         };
         Role::ALL.into_iter().find(|r| r.as_str() == s)
@@ -260,6 +266,7 @@ pub fn generic() -> Profile {
             (Role::End, v(h::END)),
             (Role::Period, v(h::PERIOD)),
             (Role::ResourceId, v(h::RESOURCE_ID)),
+            (Role::Tax, v(h::TAX)),
         ],
         class_tiers: vec![
             cat(&[h::DESCRIPTION, h::LINE_KIND]),

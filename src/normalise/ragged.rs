@@ -181,7 +181,9 @@ impl RowNormaliser<'_> {
         let m = self.map;
         let role = Role::ALL.into_iter().find(|r| m.get(*r) == Some(col));
         match role {
-            Some(Role::Amount | Role::Quantity | Role::UnitPrice | Role::ListAmount) => {
+            Some(
+                Role::Amount | Role::Quantity | Role::UnitPrice | Role::ListAmount | Role::Tax,
+            ) => {
                 return Join::Figure;
             }
             Some(Role::Description) => return Join::Text,

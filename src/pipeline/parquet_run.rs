@@ -115,11 +115,12 @@ fn modes(text: &[bool], norm: &RowNormaliser<'_>, table: &Table, duplicates: boo
 }
 
 /// The roles read only as figures, through [`Figures`].
-const FIGURE_ROLES: [Role; 4] = [
+const FIGURE_ROLES: [Role; 5] = [
     Role::Amount,
     Role::Quantity,
     Role::UnitPrice,
     Role::ListAmount,
+    Role::Tax,
 ];
 
 /// The columns whose cells are read only as numbers (the amount, quantity,

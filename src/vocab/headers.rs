@@ -104,6 +104,33 @@ pub(crate) const AMOUNT: &[&str] = &[
     "Cost",
     // Chinese, general
     "金额",
+    // A line's amount with its tax and before it, when a bill gives both
+    // (`Net Amount, VAT, Gross Amount`): the gross one is what is paid, and
+    // with a tax column ([`TAX`]) the reader takes the tax out of it
+    // (`normalise::tax_column`); then the net one (`Net, VAT, Total`: the
+    // net, and its tax beside it). After the common names, so that
+    // `Amount, VAT, Total` reads `Amount`; before `Total`.
+    "Gross Amount",
+    "Gross",
+    "Amount incl. VAT",
+    "Amount incl. tax",
+    "Bruttobetrag",
+    "Brutto",
+    "Montant TTC",
+    "Importe con IVA",
+    "含税金额",
+    "税込金額",
+    "Net Amount",
+    "Net",
+    "Amount excl. VAT",
+    "Amount excl. tax",
+    "Nettobetrag",
+    "Netto",
+    "Importe neto",
+    "Base imponible",
+    "Imponibile",
+    "不含税金额",
+    "税抜金額",
     // English, general
     "Total",
     "Charge",
@@ -143,6 +170,54 @@ pub(crate) const AMOUNT: &[&str] = &[
     "請求金額",
     "利用料金",
     "料金",
+];
+
+/// The tax charged on the line, in a column of its own (`VAT`, `税额`):
+/// a `tax` item beside the line's charge (`normalise::tax_column`).
+pub(crate) const TAX: &[&str] = &[
+    // English
+    "Tax",
+    "Tax Amount",
+    "VAT",
+    "VAT Amount",
+    "Sales Tax",
+    "GST",
+    // Chinese
+    "税额",
+    "税金",
+    "增值税",
+    "增值税额",
+    // German
+    "MwSt",
+    "MwSt.",
+    "MwSt.-Betrag",
+    "USt",
+    "USt.",
+    "Steuer",
+    "Steuerbetrag",
+    // French
+    "TVA",
+    "Montant TVA",
+    // Spanish, Italian, Portuguese
+    "IVA",
+    "Importe IVA",
+    "Cuota IVA",
+    "Importo IVA",
+    "Imposta",
+    "Imposto",
+    // Dutch
+    "BTW",
+    "BTW-bedrag",
+    // Japanese
+    "消費税",
+    "消費税額",
+];
+
+/// Words of an amount header that say the amount includes the tax
+/// (`Gross Amount`, `Bruttobetrag`, `Montant TTC`, `含税金额`), matched in
+/// the lowercased header.
+pub(crate) const GROSS_MARKERS: &[&str] = &[
+    "gross", "brutto", "ttc", "incl", "inkl", "con iva", "含税", "税込",
 ];
 
 /// How much was used or bought.
@@ -439,10 +514,11 @@ mod tests {
 
     #[test]
     fn no_name_belongs_to_two_roles_or_twice_to_one() {
-        let lists: [(&str, &[&str]); 16] = [
+        let lists: [(&str, &[&str]); 17] = [
             ("DESCRIPTION", DESCRIPTION),
             ("SERVICE", SERVICE),
             ("AMOUNT", AMOUNT),
+            ("TAX", TAX),
             ("QUANTITY", QUANTITY),
             ("UNIT", UNIT),
             ("PRICE_UNIT", PRICE_UNIT),

@@ -47,5 +47,6 @@ mod shell;
 mod sql;
 mod sql_cur;
 mod summary_rows;
+mod tax_columns;
 mod terminal;
 mod text_invoices;

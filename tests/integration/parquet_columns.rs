@@ -11,7 +11,7 @@ use std::process::Command;
 use crate::common::{audit_json, python_has};
 
 /// Writes `select` (a DuckDB query) as `name`.parquet and `name`.csv.
-fn write(dir: &Path, name: &str, select: &str) {
+pub(crate) fn write(dir: &Path, name: &str, select: &str) {
     let script = format!(
         "import duckdb\nq = \"\"\"{select}\"\"\"\nduckdb.sql(f\"COPY ({{q}}) TO '{dir}/{name}.parquet' (FORMAT parquet)\")\nduckdb.sql(f\"COPY ({{q}}) TO '{dir}/{name}.csv' (HEADER)\")\n",
         dir = dir.display()

@@ -213,17 +213,21 @@ fn digitalocean_invoice_csv_by_product() {
 #[test]
 fn linode_invoice_items_sum_the_total_after_tax() {
     let b = audit_one(&fixture("providers/linode-invoice-items-2025-10.csv"));
-    // total: 180.00 (RTX6000 GPU) + 52.08 (Linode 8GB: 48.00 + 4.08 tax)
-    //        + 20.00 (volume) + 5.00 (backups) + 10.00 (NodeBalancer)
-    //        + 0.25 (transfer overage) = 267.33
-    // amount (before tax) would be 267.33 - 4.08 = 263.25.
+    // `amount` (before tax) per category, `tax` its own:
+    // compute 180.00 (RTX6000 GPU) + 48.00 (Linode 8GB) = 228.00;
+    // tax 4.08 (the Linode 8GB's `tax`); storage 20.00, backups 5.00,
+    // NodeBalancer 10.00, transfer overage 0.25;
+    // total 228.00 + 4.08 + 20.00 + 5.00 + 10.00 + 0.25 = 267.33, the sum of
+    // the `total` column (180.00 + 52.08 + 20.00 + 5.00 + 10.00 + 0.25).
+    // Before the tax column was read: compute 232.08, tax 0.
     expect(
         &b,
         "linode",
         None,
         "267.33",
         &[
-            ("compute", "232.08"),
+            ("compute", "228.00"),
+            ("tax", "4.08"),
             ("storage", "20.00"),
             ("storage_replica", "5.00"),
             ("bandwidth", "0.25"),

@@ -75,11 +75,11 @@ pub(super) const DIGITALOCEAN: Spec = Spec {
 };
 
 /// Linode (Akamai) invoice items (`GET /v4/account/invoices/{id}/items`,
-/// flattened to CSV): `amount` is before tax, `total` after it.
+/// flattened to CSV): `amount` is before tax, `tax` its tax, `total` both.
 pub(super) const LINODE: Spec = Spec {
     name: "linode",
     summary: "Linode / Akamai invoice items (`label, from, to, ..., tax, total`)",
-    cost_column: "total",
+    cost_column: "amount",
     signature: &[
         "label",
         "from",
@@ -93,7 +93,8 @@ pub(super) const LINODE: Spec = Spec {
     required: &[],
     columns: &[
         (Role::Description, &["label"]),
-        (Role::Amount, &["total"]),
+        (Role::Amount, &["amount"]),
+        (Role::Tax, &["tax"]),
         (Role::Quantity, &["quantity"]),
         (Role::Start, &["from"]),
         (Role::End, &["to"]),
@@ -115,9 +116,10 @@ pub(super) const LINODE: Spec = Spec {
             "linode-label",
         ),
     ],
-    // `total` = `amount` + `tax`; `unit_price` is the monthly fee, which
+    // `total` = `amount` + `tax`: the charge before tax and its tax are
+    // read, each in its category; `unit_price` is the monthly fee, which
     // `quantity` (hours) times does not give once the monthly cap applies.
-    ignored: &["amount", "tax", "unit_price"],
+    ignored: &["total", "unit_price"],
     ..Spec::EMPTY
 };
 

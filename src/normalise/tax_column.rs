@@ -1,0 +1,101 @@
+//! A tax column: the tax charged on each line in a column of its own
+//! (`Net Amount, VAT, Gross Amount`; Linode's `amount, tax, total`;
+//! `金额, 税额`), read as a `tax` item beside the line's charge, so the
+//! charge's category holds the charge before tax and `tax` holds the tax,
+//! as the audit's shares need (docs/decisions.md, "A tax column").
+//!
+//! Whether the amount includes the tax is read from its header
+//! ([`GROSS_MARKERS`]: `Gross Amount`, `Montant TTC`, `含税金额`), else from
+//! the row's arithmetic: an amount that is not quantity x unit price but is
+//! that plus the tax is gross. A gross amount has the tax taken out.
+
+use rust_decimal::Decimal;
+
+use super::RowNormaliser;
+use super::profile::Role;
+use crate::model::{Category, LineItem, TAX_COLUMN_RULE};
+use crate::vocab::headers::GROSS_MARKERS;
+
+impl RowNormaliser<'_> {
+    /// Whether the amount column's header says the amount includes the tax.
+    pub(super) fn amount_is_gross(&self) -> bool {
+        self.map
+            .get(Role::Amount)
+            .and_then(|i| self.map.names.get(i))
+            .is_some_and(|name| {
+                let name = name.to_lowercase();
+                GROSS_MARKERS.iter().any(|m| name.contains(m))
+            })
+    }
+}
+
+/// The row's charge before tax: `amount` less `tax` when the amount
+/// includes it (by its header, `gross_header`, or by the row's arithmetic:
+/// quantity x unit price is not the amount but is the amount less the tax).
+pub(super) fn net_of(
+    amount: Decimal,
+    tax: Decimal,
+    quantity: Option<Decimal>,
+    unit_price: Option<Decimal>,
+    gross_header: bool,
+) -> Decimal {
+    let by_arithmetic = || {
+        let (Some(q), Some(p)) = (quantity, unit_price) else {
+            return false;
+        };
+        let Some(qp) = q.checked_mul(p) else {
+            return false;
+        };
+        !super::number::agrees(qp, amount)
+            && qp
+                .checked_add(tax)
+                .is_some_and(|with| super::number::agrees(with, amount))
+    };
+    if gross_header || by_arithmetic() {
+        amount.checked_sub(tax).unwrap_or(amount)
+    } else {
+        amount
+    }
+}
+
+/// The `tax` item of a line whose tax cell is `tax`: the line's own row
+/// (its line, fingerprint, currency and dates), named after the tax
+/// column and the charge (`VAT: H100 GPU hours`).
+pub(super) fn tax_item(charge: &LineItem, column: &str, tax: Decimal) -> LineItem {
+    let mut t = LineItem::new(
+        charge.line,
+        format!("{column}: {}", charge.description),
+        tax,
+    );
+    t.currency.clone_from(&charge.currency);
+    t.start = charge.start;
+    t.end = charge.end;
+    t.fingerprint = charge.fingerprint;
+    t.forced = Some((Category::Tax, TAX_COLUMN_RULE));
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn a_gross_amount_has_its_tax_taken_out() {
+        // By the header: 36.00 - 6.00 = 30.00.
+        assert_eq!(net_of(d("36.00"), d("6.00"), None, None, true), d("30.00"));
+        // By the arithmetic: 10 x 3.00 = 30.00 = 36.00 - 6.00.
+        let (q, p) = (Some(d("10")), Some(d("3.00")));
+        assert_eq!(net_of(d("36.00"), d("6.00"), q, p, false), d("30.00"));
+        // Net already: 10 x 3.00 = 30.00 = the amount.
+        assert_eq!(net_of(d("30.00"), d("6.00"), q, p, false), d("30.00"));
+        // Neither: no quantity, a header that says nothing: as read.
+        assert_eq!(net_of(d("36.00"), d("6.00"), None, None, false), d("36.00"));
+        // Arithmetic that matches neither reading: as read.
+        assert_eq!(net_of(d("40.00"), d("6.00"), q, p, false), d("40.00"));
+    }
+}

@@ -1,0 +1,141 @@
+//! A tax column: the tax of each line in a column of its own (`Net Amount,
+//! VAT, Gross Amount`, Linode's `amount, tax, total`, `金额, 税额`) is a
+//! `tax` item beside the line's charge, and the charge's category holds the
+//! charge before tax (docs/decisions.md, "A tax column"). Every expected
+//! figure is hand arithmetic written beside it.
+
+use billaudit::Category;
+
+use crate::common::{audit_json, python_has};
+use crate::csv_shapes::{audit, d, has};
+use crate::parquet_columns::write;
+
+/// Net, VAT and gross per line, and a total row that states all three.
+/// Net 30.00 + 5.00 + 2.00 = 37.00; VAT 6.00 + 1.00 + 0.40 = 7.40; gross
+/// 36.00 + 6.00 + 2.40 = 44.40 = 37.00 + 7.40.
+const NET_VAT_GROSS: &str = "Item,Description,Qty,Unit Price,Net Amount,VAT,Gross Amount
+1,H100 GPU hours,10,3.00,30.00,6.00,36.00
+2,Object storage,1,5.00,5.00,1.00,6.00
+3,Egress,1,2.00,2.00,0.40,2.40
+,Total,,,37.00,7.40,44.40
+";
+
+fn assert_net_vat_gross(b: &billaudit::Bill) {
+    assert_eq!(b.totals.get(Category::Compute), d("30.00"));
+    assert_eq!(b.totals.get(Category::Storage), d("5.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("2.00"));
+    assert_eq!(b.subtotal, d("37.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("7.40"), "6.00 + 1.00 + 0.40");
+    assert_eq!(b.total, d("44.40"), "37.00 + 7.40");
+    assert_eq!(b.stated_total, Some(d("44.40")));
+    assert!(!has(b, "total-mismatch"), "{:?}", b.findings);
+    // 10 x 3.00 = 30.00: the charge before tax agrees with its arithmetic.
+    assert!(!has(b, "line-arithmetic"), "{:?}", b.findings);
+    // Hidden 2.00 / 37.00 = 5.41%, above 5%: the share is of the charges
+    // before tax, as without a tax column.
+    assert_eq!(b.hidden, d("2.00"));
+    assert!(has(b, "hidden-fee-share"), "{:?}", b.findings);
+}
+
+#[test]
+fn net_vat_and_gross_columns_give_the_tax_its_own_category() {
+    // Before: the gross column was not a known name, the net one was
+    // inferred, and the VAT was lost: tax 0, total 37.00 (the net row of
+    // the total taken for the stated total).
+    let b = audit("invoice.csv", NET_VAT_GROSS);
+    assert_net_vat_gross(&b);
+    assert_eq!(b.line_items, 6, "3 charges and their 3 taxes");
+}
+
+#[test]
+fn a_net_amount_and_a_vat_column_state_the_total_with_the_tax() {
+    // No gross column: the total row's 37.00 is net, and with its VAT 7.40
+    // it states 44.40.
+    let csv = "Description,Qty,Unit Price,Net Amount,VAT\n\
+H100 GPU hours,10,3.00,30.00,6.00\n\
+Object storage,1,5.00,5.00,1.00\n\
+Egress,1,2.00,2.00,0.40\n\
+Total,,,37.00,7.40\n";
+    assert_net_vat_gross(&audit("invoice.csv", csv));
+}
+
+#[test]
+fn a_gross_amount_is_known_by_its_arithmetic() {
+    // `Total` says nothing of tax, but 10 x 3.00 = 30.00 = 36.00 - 6.00:
+    // the amount is gross, and its charge is 30.00. The disk's 5.00 is
+    // 1 x 5.00: net already (its VAT 0 is no item).
+    let csv = "Description,Qty,Unit Price,VAT,Total\n\
+H100 GPU hours,10,3.00,6.00,36.00\n\
+Block storage,1,5.00,0,5.00\n";
+    let b = audit("gross.csv", csv);
+    assert_eq!(b.totals.get(Category::Compute), d("30.00"));
+    assert_eq!(b.totals.get(Category::Storage), d("5.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("6.00"));
+    assert_eq!(b.total, d("41.00"), "30.00 + 5.00 + 6.00 = 36.00 + 5.00");
+    assert_eq!(b.line_items, 3, "2 charges and 1 tax");
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+}
+
+#[test]
+fn a_chinese_invoice_with_amount_and_tax_columns() {
+    // 金额 (before tax) 100.00 + 50.00 = 150.00; 税额 6.00 + 3.00 = 9.00;
+    // 价税合计 159.00.
+    let csv =
+        "项目,金额,税额\nGPU云服务器 A100,100.00,6.00\n云硬盘,50.00,3.00\n价税合计,150.00,9.00\n";
+    let b = audit("fapiao.csv", csv);
+    assert_eq!(b.subtotal, d("150.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("9.00"));
+    assert_eq!(b.total, d("159.00"));
+    assert_eq!(b.stated_total, Some(d("159.00")), "150.00 + 9.00");
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+}
+
+#[test]
+fn a_repeated_row_is_one_duplicate_finding_and_taxes_are_told_apart_by_their_rows() {
+    // Two GPU rows alike in every cell: a duplicate. Two egress rows that
+    // differ only in the resource, with the same VAT: their taxes share
+    // description and amount but not their row, so they are no duplicate.
+    let csv = "Description,Resource,Net Amount,VAT\n\
+GPU hours,gpu-1,30.00,6.00\n\
+GPU hours,gpu-1,30.00,6.00\n\
+Egress,lb-1,2.00,0.40\n\
+Egress,lb-2,2.00,0.40\n";
+    let b = audit("dups.csv", csv);
+    // 30 + 30 + 2 + 2 = 64.00 before tax; 6 + 6 + 0.40 + 0.40 = 12.80.
+    assert_eq!(b.subtotal, d("64.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("12.80"));
+    let dup_lines: Vec<_> = b
+        .findings
+        .iter()
+        .filter(|f| f.code == "duplicate-line")
+        .map(|f| f.line)
+        .collect();
+    // One finding for the repeated row (its charge), none for its tax.
+    assert_eq!(dup_lines, vec![Some(3)], "{:?}", b.findings);
+}
+
+#[test]
+fn a_decimal_tax_column_in_parquet_reads_as_its_csv() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "vat",
+        "SELECT * FROM (VALUES \
+         ('H100 GPU hours', 30.00::DECIMAL(12,2), 6.00::DECIMAL(12,2), 'EUR'), \
+         ('Object storage', 5.00::DECIMAL(12,2), 1.00::DECIMAL(12,2), 'EUR'), \
+         ('Egress', 2.00::DECIMAL(12,2), 0.40::DECIMAL(12,2), 'EUR')) \
+         AS t(\"Description\", \"Net Amount\", \"VAT\", \"Currency\")",
+    );
+    for ext in ["parquet", "csv"] {
+        let p = dir.path().join(format!("vat.{ext}"));
+        let (r, _) = audit_json(&[p.to_str().unwrap()]);
+        let b = &r.bills[0];
+        // 30.00 + 5.00 + 2.00 = 37.00 before tax; 6.00 + 1.00 + 0.40 = 7.40.
+        assert_eq!(b.subtotal, "37.00", "{ext}");
+        assert_eq!(b.total, "44.40", "{ext}");
+        assert_eq!(b.totals.tax, "7.40", "{ext}");
+    }
+}
