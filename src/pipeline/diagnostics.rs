@@ -29,14 +29,29 @@ pub(super) fn unclosed_quote_error(display: &str, prefix: &str, line: u64) -> Er
 /// An error when the last record (starting at reader line `start`) ran on
 /// for [`UNCLOSED_QUOTE_LINES`] lines or more to the end (reader line `end`):
 /// a quote that never closes, not a multi-line cell.
-pub(super) fn swallowed(path: &str, start: u64, end: u64, line_offset: u64) -> Result<()> {
+///
+/// `open_quote`: the record ends inside a quoted field that holds the
+/// delimiter ([`ends_in_open_quote`]): cells or rows read as one cell,
+/// however few lines.
+pub(super) fn swallowed(
+    path: &str,
+    start: u64,
+    end: u64,
+    line_offset: u64,
+    open_quote: bool,
+) -> Result<()> {
     let lines = end.saturating_sub(start);
-    if lines >= UNCLOSED_QUOTE_LINES {
+    if lines >= UNCLOSED_QUOTE_LINES || open_quote {
+        let runs = if lines >= 2 {
+            format!("runs on for {lines} lines to the end of the file")
+        } else {
+            "is the file's last line".to_string()
+        };
         return Err(Error::at_line(
             path,
             start + line_offset,
             format!(
-                "the last row starts here and runs on for {lines} lines to the end of the file: a quoted field is never closed, so those lines would be one cell; close the quote (`\"`) or remove it"
+                "the last row starts here and {runs}: a quoted field is never closed, so those lines would be one cell; close the quote (`\"`) or remove it"
             ),
         ));
     }
@@ -200,3 +215,49 @@ pub(super) fn csv_error(path: &str, e: &::csv::Error) -> Error {
         None => Error::input(path, message),
     }
 }
+
+/// Whether the input's last record, bytes `start..end` as `byte` gives
+/// them, ends inside a quoted field that holds the delimiter: a quote
+/// opened at a field's start and never closed, which swallowed cells or
+/// rows (`"Storage,20.00` then `Egress,5.00` to the end; `"Egress,5.00` as
+/// the last line). The bytes are read as the csv reader reads them: a
+/// quote opens a field only at its start, `""` inside is a quote, and a
+/// quote mid-field (`5" disk`) is text. `false` when a byte is no longer
+/// at hand, or past [`OPEN_QUOTE_SCAN`] bytes (the 200-line rule decides).
+pub(super) fn ends_in_open_quote(
+    start: u64,
+    end: u64,
+    delimiter: u8,
+    byte: impl Fn(u64) -> Option<u8>,
+) -> bool {
+    if end.saturating_sub(start) > OPEN_QUOTE_SCAN {
+        return false;
+    }
+    let (mut field_start, mut quoted, mut holds) = (true, false, false);
+    let mut at = start;
+    while at < end {
+        let Some(b) = byte(at) else {
+            return false;
+        };
+        at += 1;
+        if quoted {
+            if b == b'"' {
+                if at < end && byte(at) == Some(b'"') {
+                    at += 1;
+                } else {
+                    quoted = false;
+                }
+            } else if b == delimiter {
+                holds = true;
+            }
+        } else if field_start && b == b'"' {
+            (quoted, holds, field_start) = (true, false, false);
+        } else {
+            field_start = b == delimiter || b == b'\n';
+        }
+    }
+    quoted && holds
+}
+
+/// The most bytes of a last record [`ends_in_open_quote`] reads.
+const OPEN_QUOTE_SCAN: u64 = 1 << 20;

@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use ::csv::ByteRecord;
 
 use super::bills::Bills;
-use super::diagnostics::{csv_error, io_error, shift_error, swallowed};
+use super::diagnostics::{csv_error, ends_in_open_quote, io_error, shift_error, swallowed};
 use super::rows::{Classify, read_rows, record_outcome, shift_lines};
 use crate::audit::{Caches, Policy};
 use crate::classify::ClassCache;
@@ -598,7 +598,7 @@ impl<'p> Parallel<'_, 'p> {
         // (the reference) from where it is not.
         let mut records = RangeRecords::new(raw, rest, ends, to - from, self.delimiter);
         let mut rec = ByteRecord::new();
-        let mut last_start = 0u64;
+        let (mut last_at, mut last_start) = (0u64, 0u64);
         loop {
             let (at, line) = match records.next(&mut rec) {
                 Next::Record { at, line } => (at, line),
@@ -615,7 +615,9 @@ impl<'p> Parallel<'_, 'p> {
                         // not at the input's end.
                         chunk.unproven = true;
                     } else if chunk.count > 0 {
-                        if let Err(e) = swallowed(self.path, last_start, chunk.end_line, 0) {
+                        let delimiter = self.delimiter;
+                        let open = ends_in_open_quote(last_at, at, delimiter, |b| records.byte(b));
+                        if let Err(e) = swallowed(self.path, last_start, chunk.end_line, 0, open) {
                             chunk.error = Some(e);
                         }
                     }
@@ -627,7 +629,7 @@ impl<'p> Parallel<'_, 'p> {
                 }
             };
             debug_assert!(from + at < to);
-            last_start = line;
+            (last_at, last_start) = (at, line);
             // Each kind of record with its own code (no dynamic call per cell).
             let (remark, mut outcome) = match records.cells(&rec) {
                 Row::InPlace(c) => record_outcome(self.norm, self.class, line, &c, spare, cache),

@@ -8,7 +8,7 @@ use std::io::Read;
 use ::csv::ByteRecord;
 
 use super::bills::Bills;
-use super::diagnostics::{csv_error, shift_error, swallowed};
+use super::diagnostics::{csv_error, ends_in_open_quote, shift_error, swallowed};
 use super::{Options, seen};
 use crate::classify::ClassCache;
 use crate::classify::user::BoundRules;
@@ -133,19 +133,24 @@ pub(super) fn read_rows<R: Read>(
     // Where the last record started: an unclosed quote swallows the rest of
     // the file into it, and only the end of the file shows that.
     let mut last_start = 0u64;
+    let mut last_byte = 0u64;
     loop {
         match rdr.read_byte_record(&mut rec) {
             Ok(true) => {}
             Ok(false) => {
                 if rows > 0 {
-                    swallowed(path, last_start, rdr.position().line(), line_offset)?;
+                    let (end_line, end) = (rdr.position().line(), rdr.position().byte());
+                    let window = rdr.get_ref();
+                    let open =
+                        ends_in_open_quote(last_byte, end, norm.delimiter, |b| window.byte(b));
+                    swallowed(path, last_start, end_line, line_offset, open)?;
                 }
                 break;
             }
             Err(e) => return Err(shift_error(csv_error(path, &e), line_offset)),
         }
-        let (_, start) = record_start(rdr, &rec);
-        last_start = start;
+        let (at, start) = record_start(rdr, &rec);
+        (last_byte, last_start) = (at, start);
         rows += 1;
         if rows % 16_384 == 0 {
             if let Some(h) = &opts.progress {

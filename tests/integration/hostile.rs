@@ -585,6 +585,60 @@ fn an_unclosed_quote_in_a_data_row_never_drops_the_rows_after_it() {
     );
 }
 
+/// A quote that never closes near the end of a small file: before, the
+/// rows after it were one cell of a row whose amount was missing (a
+/// `missing-amount` warning), and their money left the totals: 100.00 of
+/// 125.00 audited, exit 0. Now an input error naming the row, as for a
+/// long swallow; a note written over two lines (closed) still reads.
+#[test]
+fn an_unclosed_quote_swallowing_a_few_rows_is_an_error_naming_its_row() {
+    let d = tempfile::tempdir().unwrap();
+    let two_rows = "Description,Amount\nGPU hours,100.00\n\"Storage,20.00\nEgress,5.00\n";
+    let o = audit(&write(d.path(), "two.csv", two_rows.as_bytes()), &[]);
+    assert_input_error(
+        &o,
+        "two.csv:3: the last row starts here and runs on for 2 lines to the end of the file",
+    );
+    let last_line = "Description,Amount\nGPU hours,100.00\nStorage,20.00\n\"Egress,5.00\n";
+    let o = audit(&write(d.path(), "last.csv", last_line.as_bytes()), &[]);
+    assert_input_error(
+        &o,
+        "last.csv:4: the last row starts here and is the file's last line: a quoted field is never closed",
+    );
+    // Closed quotes: a note over two lines, and one whose second line has
+    // a comma, last in the file. 100.00 + 20.00 = 120.00.
+    let closed =
+        "Description,Amount,Note\nGPU hours,100.00,\"two\nlines\"\nStorage,20.00,\"a\nb, c\"\n";
+    let o = audit(
+        &write(d.path(), "closed.csv", closed.as_bytes()),
+        &["--format", "json"],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("\"total\": \"120.00\""), "{}", o.stdout);
+    // A quote mid-field is text (10.00 + 5.00 = 15.00), and a note left
+    // open on the last line swallows no cell (its row's 10.00 reads).
+    for (name, csv, total) in [
+        (
+            "inch.csv",
+            "Description,Amount\nDisk 5\" wide,10.00\nEgress,5.00\n",
+            "15.00",
+        ),
+        (
+            "note.csv",
+            "Description,Amount,Note\nGPU,10.00,\"just a note\n",
+            "10.00",
+        ),
+    ] {
+        let o = audit(
+            &write(d.path(), name, csv.as_bytes()),
+            &["--format", "json"],
+        );
+        assert_ne!(o.code, 2, "{name}: {}", o.stderr);
+        let want = format!("\"total\": \"{total}\"");
+        assert!(o.stdout.contains(&want), "{name}: {}", o.stdout);
+    }
+}
+
 /// Amounts near the Decimal range (7e28 is in range; 28 digits plus an
 /// exponent) used to panic in the checks: `quantity x price - amount`, a
 /// stated total minus the items, `threshold x subtotal`. Found by reading
