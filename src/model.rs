@@ -100,7 +100,7 @@ pub struct LineItem {
     /// (FOCUS `ChargeCategory=Tax`, a text invoice's tax line, ...).
     /// The id is the rule's (`summary-tax`, a marker's id), or
     /// [`CREDIT_LIST_RULE`] / [`TAX_COLUMN_RULE`] for an item a row gives
-    /// besides its own charge ([`LineItem::is_part_of_row`]).
+    /// besides its own charge ([`LineItem::beside`]).
     pub forced: Option<(Category, &'static str)>,
     pub category: Category,
     /// Id of the rule that classified the item (`builtin:...`, `profile:...`).
@@ -151,10 +151,25 @@ pub const TAX_COLUMN_RULE: &str = "tax-column";
 
 impl LineItem {
     /// An item a row gives besides its own charge (a listed credit, the
-    /// tax of a tax column): it shares the row's line and fingerprint.
-    pub fn is_part_of_row(&self) -> bool {
-        self.forced
-            .is_some_and(|(_, id)| id == CREDIT_LIST_RULE || id == TAX_COLUMN_RULE)
+    /// tax of a tax column): on the charge's line, with its currency and
+    /// dates, of the category `rule` decides.
+    pub fn beside(
+        charge: &LineItem,
+        description: String,
+        amount: Decimal,
+        (category, rule): (Category, &'static str),
+    ) -> Self {
+        let mut part = LineItem::new(charge.line, description, amount);
+        part.currency.clone_from(&charge.currency);
+        part.start = charge.start;
+        part.end = charge.end;
+        part.forced = Some((category, rule));
+        part
+    }
+
+    /// The tax of a tax column ([`TAX_COLUMN_RULE`]).
+    pub fn is_row_tax(&self) -> bool {
+        self.forced.is_some_and(|(_, id)| id == TAX_COLUMN_RULE)
     }
 
     pub fn new(line: u64, description: impl Into<String>, amount: Decimal) -> Self {

@@ -57,10 +57,13 @@ pub(crate) fn repeat_text(description: &str, amount: Decimal, currency: Option<&
 fn key(item: &LineItem) -> u64 {
     // A CSV row's fingerprint already covers every cell the fields below
     // are read from, the amount's too; the amount and description tell
-    // apart the credits a GCP row lists inside it and a tax column's tax,
-    // which share the row's fingerprint.
+    // apart the credits a GCP row lists inside it, which share the row's
+    // fingerprint.
     if item.fingerprint != 0 {
-        if item.is_part_of_row() {
+        if item
+            .forced
+            .is_some_and(|(_, id)| id == crate::model::CREDIT_LIST_RULE)
+        {
             return stable_hash(|h| {
                 item.fingerprint.hash(h);
                 item.amount.normalize().hash(h);
@@ -86,10 +89,7 @@ impl Seen {
     pub fn add(&mut self, item: &LineItem, sink: &mut Sink<'_>) {
         // A tax column's tax repeats when its row does: the row's charge
         // reports the repeat, once.
-        let row_tax = item
-            .forced
-            .is_some_and(|(_, id)| id == crate::model::TAX_COLUMN_RULE);
-        if item.amount == Decimal::ZERO || row_tax {
+        if item.amount == Decimal::ZERO || item.is_row_tax() {
             return;
         }
         let text = || repeat_text(&item.description, item.amount, item.currency.as_deref());

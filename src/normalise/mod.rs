@@ -640,12 +640,8 @@ impl RowNormaliser<'_> {
             let credits =
                 parse_credit_list(t, self.mark).map_err(|e| self.finding(line, col, e))?;
             parts.extend(credits.into_iter().map(|(name, amount)| {
-                let mut c = LineItem::new(line, format!("credit: {name}"), amount);
-                c.currency = item.currency.clone();
-                c.start = item.start;
-                c.end = item.end;
-                c.forced = Some((Category::Credit, CREDIT_LIST_RULE));
-                c
+                let credit = (Category::Credit, CREDIT_LIST_RULE);
+                LineItem::beside(&item, format!("credit: {name}"), amount, credit)
             }));
         }
         if parts.is_empty() {

@@ -22,10 +22,8 @@ impl RowNormaliser<'_> {
         self.map
             .get(Role::Amount)
             .and_then(|i| self.map.names.get(i))
-            .is_some_and(|name| {
-                let name = name.to_lowercase();
-                GROSS_MARKERS.iter().any(|m| name.contains(m))
-            })
+            // Header names are kept lowercased (`header::normalise_header`).
+            .is_some_and(|name| GROSS_MARKERS.iter().any(|m| name.contains(m)))
     }
 }
 
@@ -58,21 +56,11 @@ pub(super) fn net_of(
     }
 }
 
-/// The `tax` item of a line whose tax cell is `tax`: the line's own row
-/// (its line, fingerprint, currency and dates), named after the tax
+/// The `tax` item of a line whose tax cell is `tax`, named after the tax
 /// column and the charge (`VAT: H100 GPU hours`).
 pub(super) fn tax_item(charge: &LineItem, column: &str, tax: Decimal) -> LineItem {
-    let mut t = LineItem::new(
-        charge.line,
-        format!("{column}: {}", charge.description),
-        tax,
-    );
-    t.currency.clone_from(&charge.currency);
-    t.start = charge.start;
-    t.end = charge.end;
-    t.fingerprint = charge.fingerprint;
-    t.forced = Some((Category::Tax, TAX_COLUMN_RULE));
-    t
+    let description = format!("{column}: {}", charge.description);
+    LineItem::beside(charge, description, tax, (Category::Tax, TAX_COLUMN_RULE))
 }
 
 #[cfg(test)]
