@@ -31,6 +31,7 @@ mod oracles;
 mod parallel;
 mod parquet;
 mod parquet_columns;
+mod parquet_pages;
 mod parts;
 mod pdf_invoices;
 mod props;

@@ -11,7 +11,10 @@
 //! column holds the same value in both (up to a 64-bit collision, as for
 //! every fingerprint): a value is hashed from its stored bytes (a text
 //! from its bytes, a number from its bytes in memory), a null as no
-//! bytes, so a null and an empty text are the same cell, as in CSV.
+//! bytes, so a null and an empty text are the same cell, as in CSV. A text
+//! adds the hash of its bytes ([`text`]), so that a dictionary entry is
+//! hashed once ([`super::pages`]) and a row adds its entry's hash, the
+//! same as when the crate's reader gives the value.
 //!
 //! The facts, for the tests the normaliser runs on every cell
 //! (docs/decisions.md, "Parquet: a record of only the read columns"):
@@ -24,8 +27,9 @@
 
 use ::parquet::column::reader::{ColumnReader, ColumnReaderImpl};
 use ::parquet::data_type::{AsBytes, DataType};
-use xxhash_rust::xxh3::xxh3_64_with_seed;
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
+use super::pages::{NULL, Slots};
 use super::{Column, each_row, read_values};
 
 /// The seed of a row's hash before its first hashed column.
@@ -162,7 +166,11 @@ fn column<T: DataType>(
         let bytes = v.map_or(&[][..], AsBytes::as_bytes);
         if hash {
             if let Some(h) = rows.get_mut(i) {
-                *h = xxh3_64_with_seed(bytes, *h);
+                *h = if text {
+                    self::text(*h, xxh3_64(bytes))
+                } else {
+                    xxh3_64_with_seed(bytes, *h)
+                };
             }
         }
         if v.is_some() {
@@ -185,4 +193,53 @@ fn column<T: DataType>(
         }
         Ok(())
     })
+}
+
+/// A row's hash `h` after a text cell whose bytes hash to `value`
+/// (`xxh3_64`; a null's bytes are none).
+#[inline]
+fn text(h: u64, value: u64) -> u64 {
+    xxh3_64_with_seed(&value.to_le_bytes(), h)
+}
+
+/// [`decode`] for a text column read as dictionary slots
+/// ([`super::pages`]): the same hashes and facts, each dictionary entry's
+/// hash and blankness found once.
+pub(super) fn slots(c: usize, slots: &Slots, long: usize, out: &mut Hashes, hash: bool) {
+    let empty = xxh3_64(b"");
+    let Hashes {
+        rows,
+        filled,
+        long: longs,
+    } = out;
+    for (i, ((h, f), l)) in rows
+        .iter_mut()
+        .zip(filled.iter_mut())
+        .zip(longs.iter_mut())
+        .enumerate()
+        .take(slots.rows())
+    {
+        let slot = slots.slot(i);
+        if slot == NULL {
+            if hash {
+                *h = text(*h, empty);
+            }
+            continue;
+        }
+        if hash {
+            *h = text(*h, slots.hash(slot));
+        }
+        let blank = slots.blank(slot);
+        *f |= !blank;
+        if l.is_none() {
+            let len = slots.bytes(slot).len();
+            if len > long {
+                *l = Some(Long {
+                    column: c,
+                    len,
+                    blank,
+                });
+            }
+        }
+    }
 }

@@ -16,6 +16,7 @@ pub mod at_file;
 pub mod cell;
 pub mod figures;
 pub mod hashed;
+pub mod pages;
 pub mod rows;
 #[cfg(test)]
 mod tests;
@@ -27,7 +28,7 @@ use std::sync::Arc;
 
 use ::parquet::column::reader::ColumnReader;
 use ::parquet::data_type::DataType;
-use ::parquet::file::reader::{ChunkReader, FileReader};
+use ::parquet::file::reader::{ChunkReader, FileReader, RowGroupReader};
 use ::parquet::file::serialized_reader::SerializedFileReader;
 use ::parquet::schema::types::ColumnDescPtr;
 use bytes::Bytes;
@@ -160,12 +161,14 @@ pub fn panic_is_contained() -> bool {
     CONTAINED.with(std::cell::Cell::get)
 }
 
-/// The column readers of row group `g` for `columns`, and its rows.
-fn open_row_group(
+/// The column readers of row group `g` for `columns` (each made by
+/// `open`, from the column's place in `columns`), and its rows.
+fn open_row_group<R>(
     file: &dyn FileReader,
     columns: &[Column],
     g: usize,
-) -> std::result::Result<(Vec<ColumnReader>, u64), String> {
+    open: impl Fn(&dyn RowGroupReader, usize, &Column) -> ::parquet::errors::Result<R>,
+) -> std::result::Result<(Vec<R>, u64), String> {
     let group = file
         .get_row_group(g)
         .map_err(|e| format!("row group {g}: {e}"))?;
@@ -173,9 +176,9 @@ fn open_row_group(
         .map_err(|_| format!("row group {g} claims a negative number of rows"))?;
     let readers = columns
         .iter()
-        .map(|c| {
-            group
-                .get_column_reader(c.index)
+        .enumerate()
+        .map(|(k, c)| {
+            open(&*group, k, c)
                 .map_err(|e| format!("row group {g}, column `{}`: {e}", c.descr.name()))
         })
         .collect::<std::result::Result<_, _>>()?;
@@ -292,7 +295,10 @@ impl<R: ChunkReader + 'static> CsvText<R> {
             }
             let g = self.next_group;
             self.next_group += 1;
-            (self.readers, self.rows_left) = open_row_group(&*self.file, &self.columns, g)?;
+            (self.readers, self.rows_left) =
+                open_row_group(&*self.file, &self.columns, g, |r, _, c| {
+                    r.get_column_reader(c.index)
+                })?;
         }
         let n = usize::try_from(self.rows_left)
             .unwrap_or(BATCH_ROWS)

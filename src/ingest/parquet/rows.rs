@@ -29,6 +29,7 @@ use ::parquet::file::reader::FileReader;
 use super::cell::{self, Kind};
 use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
+use super::pages::{self, Slots, TextChunk};
 use super::{Column, contained, each_row, open_row_group, read_values};
 use crate::model;
 
@@ -115,9 +116,20 @@ impl Table {
     /// the record as itself ([`super::hashed`]).
     pub fn open_group(&self, g: usize, modes: &[Mode], long: usize) -> Result<Group<'_>, String> {
         let mode = |c: usize| modes.get(c).copied().unwrap_or(Mode::Text);
-        let (readers, rows) =
-            contained(|| open_row_group(&*self.file, &self.columns, g)).and_then(|r| r)?;
         let modes: Vec<Mode> = (0..self.columns.len()).map(mode).collect();
+        let open = |r: &dyn ::parquet::file::reader::RowGroupReader, k: usize, col: &Column| {
+            let chunk = r.metadata().column(col.index);
+            let max_def = col.descr.max_def_level();
+            if modes[k] != Mode::Figure && is_text(col) && pages::takes(chunk.encodings(), max_def)
+            {
+                let pages = r.get_column_page_reader(col.index)?;
+                return Ok(Reader::Paged(TextChunk::new(pages, max_def)));
+            }
+            r.get_column_reader(col.index)
+                .map(|r| Reader::Crate(Box::new(r)))
+        };
+        let (readers, rows) =
+            contained(|| open_row_group(&*self.file, &self.columns, g, open)).and_then(|r| r)?;
         Ok(Group {
             table: self,
             g,
@@ -142,6 +154,8 @@ impl Table {
 /// pushed into the record without being copied first.
 #[derive(Default)]
 struct Cells {
+    /// A text column read page by page ([`pages`]): each row's slot.
+    slots: Option<Slots>,
     data: Vec<u8>,
     ends: Vec<usize>,
     values: Vec<::parquet::data_type::ByteArray>,
@@ -154,7 +168,9 @@ impl Cells {
     /// Row `i`'s cell (empty for a null).
     #[inline]
     fn cell(&self, i: usize) -> &[u8] {
-        if self.value_of_row.is_empty() {
+        if let Some(slots) = &self.slots {
+            slots.cell(i)
+        } else if self.value_of_row.is_empty() {
             let start = if i == 0 { 0 } else { self.ends[i - 1] };
             &self.data[start..self.ends[i]]
         } else {
@@ -181,11 +197,41 @@ impl Cells {
 /// A null row of a text column.
 const NULL_ROW: u32 = u32::MAX;
 
+/// A column chunk's reader: the crate's, or, for a text column whose
+/// encodings [`pages`] takes, page by page into dictionary slots.
+enum Reader {
+    Crate(Box<ColumnReader>),
+    Paged(TextChunk),
+}
+
+/// Whether a column is text: a BYTE_ARRAY that is not a DECIMAL.
+fn is_text(col: &Column) -> bool {
+    col.descr.physical_type() == ::parquet::basic::Type::BYTE_ARRAY
+        && !matches!(col.kind, Kind::Decimal { .. })
+}
+
+/// Checks that each of a batch's text values is UTF-8, naming the row of
+/// the first that is not.
+fn check_utf8(slots: &Slots, first_row: u64) -> Result<(), String> {
+    for i in 0..slots.rows() {
+        if let Some(at) = slots.utf8_error(slots.slot(i)) {
+            let row = first_row + i as u64;
+            return Err(format!("row {row} (line {}): {}", row + 1, not_utf8(at)));
+        }
+    }
+    Ok(())
+}
+
+/// The message for a text value that is not UTF-8 from byte `at`.
+fn not_utf8(at: usize) -> String {
+    format!("a value that is not UTF-8 text (invalid byte at offset {at})")
+}
+
 /// A row group being decoded (see the module docs).
 pub struct Group<'t> {
     table: &'t Table,
     g: usize,
-    readers: Vec<ColumnReader>,
+    readers: Vec<Reader>,
     modes: Vec<Mode>,
     /// The columns a row's record holds ([`held`]).
     held: Vec<usize>,
@@ -228,8 +274,26 @@ impl<'t> Group<'t> {
         hashes.start(n);
         contained(|| -> Result<(), String> {
             for (c, col) in columns.iter().enumerate() {
-                let reader = &mut readers[c];
                 let cells = &mut cells[c];
+                let reader = match &mut readers[c] {
+                    Reader::Crate(r) => &mut **r,
+                    Reader::Paged(chunk) => {
+                        let slots = cells.slots.get_or_insert_with(Slots::default);
+                        chunk
+                            .read(n, first - 1, slots)
+                            .and_then(|()| match modes[c] {
+                                Mode::Text => check_utf8(slots, first),
+                                mode => {
+                                    hashed::slots(c, slots, long, hashes, mode == Mode::Hashed);
+                                    Ok(())
+                                }
+                            })
+                            .map_err(|e| {
+                                format!("row group {g}, column `{}`: {e}", col.descr.name())
+                            })?;
+                        continue;
+                    }
+                };
                 match modes[c] {
                     Mode::Text => decode(col, reader, n, first, cells, scratch),
                     Mode::Figure => {
@@ -447,12 +511,7 @@ fn texts(
     each_row(n, max_def, first_row, defs, values, |_, v| {
         match v {
             Some(v) => {
-                std::str::from_utf8(v.data()).map_err(|e| {
-                    format!(
-                        "a value that is not UTF-8 text (invalid byte at offset {})",
-                        e.valid_up_to()
-                    )
-                })?;
+                std::str::from_utf8(v.data()).map_err(|e| not_utf8(e.valid_up_to()))?;
                 value_of_row.push(next);
                 next += 1;
             }

@@ -1,0 +1,168 @@
+//! Text columns read page by page into dictionary slots
+//! (`src/ingest/parquet/pages.rs`, issue 27 item 4): the same rows written
+//! by pyarrow with every layout of pages a writer makes (dictionary pages,
+//! a dictionary that falls back to PLAIN pages mid-chunk, data pages v1
+//! and v2, many small pages, several row groups, nulls, and encodings left
+//! to the `parquet` crate's reader) give the CSV's report. The expected
+//! figures are hand arithmetic, written beside them.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::{python_has, run, stderr};
+
+/// The rows (see `layouts_of_pages_give_the_csvs_report`), as a pyarrow
+/// table `t`, and the CSV of them at `dir`/rows.csv.
+const ROWS: &str = r#"
+import csv, decimal, sys
+import pyarrow as pa, pyarrow.parquet as pq
+d = sys.argv[1]
+rows = []
+for i in range(3000):
+    kind = ["GPU hours", "Egress traffic", "Snapshot storage", "Block storage"][i % 4]
+    rows.append((f"{kind} pod-{i % 40}", decimal.Decimal(i % 7 + 1).quantize(decimal.Decimal("0.01")),
+                 "USD", None if i % 11 == 0 else f"team-{i % 1500}"))
+rows.append(rows[5])                                   # a repeat of line 7
+rows.append(rows[6][:3] + ("team-other",))             # line 8 but for Zeta
+cols = list(zip(*rows))
+t = pa.table({"Description": pa.array(cols[0], pa.string()),
+              "Amount": pa.array(cols[1], pa.decimal128(12, 2)),
+              "Currency": pa.array(cols[2], pa.string()),
+              "Zeta": pa.array(cols[3], pa.string())})
+with open(f"{d}/rows.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(t.column_names)
+    for r in rows:
+        w.writerow(["" if v is None else v for v in r])
+"#;
+
+/// The layouts: name, `pq.write_table` arguments, and the encodings the
+/// `Zeta` column's first chunk must list (so that each layout is what it
+/// says).
+const LAYOUTS: &[(&str, &str, &str)] = &[
+    ("dict", "row_group_size=1000", "RLE_DICTIONARY"),
+    (
+        "fallback",
+        "row_group_size=1000, dictionary_pagesize_limit=600, data_page_size=400",
+        "PLAIN",
+    ),
+    (
+        "v2",
+        "row_group_size=1000, data_page_version='2.0', data_page_size=400, dictionary_pagesize_limit=600, compression='zstd'",
+        "PLAIN",
+    ),
+    ("plain", "use_dictionary=False, data_page_size=400", "PLAIN"),
+    (
+        "delta",
+        "use_dictionary=False, column_encoding={'Zeta': 'DELTA_BYTE_ARRAY', 'Description': 'DELTA_LENGTH_BYTE_ARRAY'}",
+        "DELTA_BYTE_ARRAY",
+    ),
+    ("one-group", "row_group_size=10000", "RLE_DICTIONARY"),
+    // Row 5 in the dictionary, its repeat (row 3000) in a PLAIN page.
+    (
+        "one-group-fallback",
+        "row_group_size=10000, dictionary_pagesize_limit=600",
+        "PLAIN",
+    ),
+];
+
+fn python(script: &str, dir: &Path) {
+    let o = Command::new("python3")
+        .args(["-c", script, dir.to_str().expect("utf-8 path")])
+        .output()
+        .expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The JSON report's bill, without the path and format that name the file.
+fn bill(path: &Path, threads: &str) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_billaudit"))
+        .args(["audit", "--format", "json"])
+        .arg(path)
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .expect("billaudit");
+    let mut report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["errors"], serde_json::json!([]), "{}", stderr(&out));
+    let mut b = report["bills"][0].take();
+    let o = b.as_object_mut().expect("a bill");
+    o.remove("path");
+    o.remove("format");
+    for f in o["findings"].as_array_mut().expect("findings") {
+        f.as_object_mut().expect("a finding").remove("path");
+    }
+    b
+}
+
+#[test]
+fn layouts_of_pages_give_the_csvs_report() {
+    if !python_has(&["pyarrow"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut script = ROWS.to_string();
+    for (name, args, encoding) in LAYOUTS {
+        script.push_str(&format!(
+            "pq.write_table(t, f\"{{d}}/{name}.parquet\", {args})\n\
+             e = pq.ParquetFile(f\"{{d}}/{name}.parquet\").metadata.row_group(0).column(3).encodings\n\
+             assert '{encoding}' in e, ('{name}', e)\n"
+        ));
+    }
+    python(&script, dir.path());
+    let csv = bill(&dir.path().join("rows.csv"), "1");
+    // 3,000 rows of amounts 1..7 in turn: 428 turns of 28 = 11,984, and
+    // rows 2996-2999 (i % 7 = 0..3) 1 + 2 + 3 + 4 = 10; then the repeat of
+    // row 5 (6.00) and the near-repeat of row 6 (7.00): 12,007.00.
+    assert_eq!(csv["total"], "12007.00", "{csv}");
+    assert_eq!(csv["line_items"], 3002, "{csv}");
+    assert_eq!(csv["skipped_rows"], 0, "{csv}");
+    // Row 3000 (line 3002) repeats row 5 (line 7) in every cell; row 3001
+    // differs from row 6 in Zeta, a column no profile reads.
+    let dups: Vec<_> = csv["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["code"] == "duplicate-line")
+        .map(|f| f["line"].clone())
+        .collect();
+    assert_eq!(dups, [serde_json::json!(3002)], "{csv}");
+    for (name, _, _) in LAYOUTS {
+        for threads in ["1", "2"] {
+            let pq = bill(&dir.path().join(format!("{name}.parquet")), threads);
+            assert_eq!(pq, csv, "{name} on {threads} threads");
+        }
+    }
+}
+
+#[test]
+fn a_dictionary_entry_that_is_not_utf8_is_an_error_naming_the_row() {
+    if !python_has(&["pyarrow"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Rows 1 and 3 name the same entry; the first whose row is read is
+    // named. In `plain` the value is a PLAIN value, in `dict` an entry.
+    let script = r#"
+import sys, decimal
+import pyarrow as pa, pyarrow.parquet as pq
+d = sys.argv[1]
+t = pa.table({"Description": pa.array([b"GPU hours", b"\xffGPU", b"Storage", b"\xffGPU"], pa.binary()),
+              "Amount": pa.array([decimal.Decimal("1.00")] * 4, pa.decimal128(12, 2)),
+              "Currency": pa.array(["USD"] * 4)})
+pq.write_table(t, f"{d}/dict.parquet")
+pq.write_table(t, f"{d}/plain.parquet", use_dictionary=False)
+"#;
+    python(script, dir.path());
+    for name in ["dict", "plain"] {
+        let out = run(&[
+            "audit",
+            dir.path().join(format!("{name}.parquet")).to_str().unwrap(),
+        ]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains("column `Description`: row 2 (line 3): a value that is not UTF-8 text (invalid byte at offset 0)"),
+            "{name}: {err}"
+        );
+    }
+}
