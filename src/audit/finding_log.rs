@@ -41,8 +41,12 @@ pub struct FindingLog<'p> {
     entries: Vec<Entry>,
     /// Findings per code, kept or not.
     per_code: FxHashMap<Check, usize>,
-    /// The descriptions of the keys' entries, one after the other.
+    /// The descriptions of the keys' entries, one after the other, each
+    /// distinct one once (bills repeat a few thousand descriptions on
+    /// millions of rows).
     text: String,
+    /// Where each description's hash has its text in `text`.
+    texts: FxHashMap<u64, Range<usize>>,
     /// The currencies of the keys' entries.
     currencies: Vec<Option<String>>,
 }
@@ -71,8 +75,23 @@ impl<'p> FindingLog<'p> {
             entries: Vec::new(),
             per_code: FxHashMap::default(),
             text: String::new(),
+            texts: FxHashMap::default(),
             currencies: Vec::new(),
         }
+    }
+
+    /// Where `description` is in `text`, put there when it is not yet.
+    fn text_of(&mut self, description: &str) -> Range<usize> {
+        let h = super::usage::hash_text(description);
+        if let Some(r) = self.texts.get(&h) {
+            if self.text.get(r.clone()) == Some(description) {
+                return r.clone();
+            }
+        }
+        let from = self.text.len();
+        self.text.push_str(description);
+        self.texts.insert(h, from..self.text.len());
+        from..self.text.len()
     }
 
     /// Notes the row's `duplicate-line` key in its place (rows of zero
@@ -81,13 +100,12 @@ impl<'p> FindingLog<'p> {
         if item.amount == Decimal::ZERO {
             return;
         }
-        let from = self.text.len();
-        self.text.push_str(&item.description);
+        let text = self.text_of(&item.description);
         let currency = self.currency(&item.currency);
         self.entries.push(Entry::Key {
             line: item.line,
             key: row_key(item),
-            text: from..self.text.len(),
+            text,
             amount: item.amount,
             currency,
         });
@@ -184,5 +202,36 @@ impl<'p> FindingLog<'p> {
         for (check, n) in self.per_code {
             sink.count_unlisted(check, n - n.min(max));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_description_repeated_on_many_rows_is_kept_once() {
+        let policy = Policy::default();
+        let mut log = FindingLog::new(&policy);
+        for (line, d) in [
+            (2, "GPU hours"),
+            (3, "Egress"),
+            (4, "GPU hours"),
+            (5, "GPU"),
+        ] {
+            log.key(&LineItem::new(line, d, Decimal::ONE));
+        }
+        // "GPU hours" once, then "Egress" and "GPU" (a prefix of the first
+        // is a text of its own).
+        assert_eq!(log.text, "GPU hoursEgressGPU");
+        let texts: Vec<&str> = log
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Key { text, .. } => &log.text[text.clone()],
+                Entry::Finding(..) => "",
+            })
+            .collect();
+        assert_eq!(texts, ["GPU hours", "Egress", "GPU hours", "GPU"]);
     }
 }
