@@ -47,10 +47,14 @@ pub fn takes(encodings: impl Iterator<Item = Encoding>, max_def: i16) -> bool {
 }
 
 /// The dictionary of a column chunk: its entries, each entry's hash, and
-/// whether it is UTF-8 and blank, found once.
+/// whether it is UTF-8 and blank, found once. The UTF-8 entries are kept
+/// as one text (a row's cell is then a `&str` without a second check),
+/// the others as bytes.
 #[derive(Debug, Default)]
 pub struct Dict {
-    data: Bytes,
+    text: String,
+    raw: Vec<u8>,
+    /// Each entry's place in `text`, or in `raw` when it is not UTF-8.
     spans: Vec<(u32, u32)>,
     hashes: Vec<u64>,
     /// The offset of an entry's first byte that is not UTF-8, or `u32::MAX`.
@@ -60,23 +64,32 @@ pub struct Dict {
 
 impl Dict {
     /// A dictionary page of `n` PLAIN byte arrays.
-    fn from_plain(data: Bytes, n: u32) -> Result<Dict, String> {
+    fn from_plain(data: &[u8], n: u32) -> Result<Dict, String> {
         let mut d = Dict::default();
         let mut pos = 0usize;
         for k in 0..n {
-            let (start, end) = plain_value(&data, pos)
+            let (start, end) = plain_value(data, pos)
                 .ok_or_else(|| format!("the dictionary page ends inside its entry {k} of {n}"))?;
             let bytes = &data[start..end];
-            d.spans.push((start as u32, end as u32));
             d.hashes.push(xxh3_64(bytes));
-            d.bad.push(match std::str::from_utf8(bytes) {
-                Ok(_) => u32::MAX,
-                Err(e) => e.valid_up_to() as u32,
-            });
             d.blank.push(bytes.iter().all(u8::is_ascii_whitespace));
+            // Offsets fit in u32: the page does.
+            match std::str::from_utf8(bytes) {
+                Ok(t) => {
+                    let from = d.text.len() as u32;
+                    d.text.push_str(t);
+                    d.spans.push((from, d.text.len() as u32));
+                    d.bad.push(u32::MAX);
+                }
+                Err(e) => {
+                    let from = d.raw.len() as u32;
+                    d.raw.extend_from_slice(bytes);
+                    d.spans.push((from, d.raw.len() as u32));
+                    d.bad.push(e.valid_up_to() as u32);
+                }
+            }
             pos = end;
         }
-        d.data = data;
         Ok(d)
     }
 
@@ -86,9 +99,20 @@ impl Dict {
 
     #[inline]
     fn get(&self, k: usize) -> &[u8] {
-        self.spans
-            .get(k)
-            .map_or(&[][..], |&(s, e)| &self.data[s as usize..e as usize])
+        match (self.spans.get(k), self.bad.get(k)) {
+            (Some(&(s, e)), Some(&u32::MAX)) => &self.text.as_bytes()[s as usize..e as usize],
+            (Some(&(s, e)), Some(_)) => &self.raw[s as usize..e as usize],
+            _ => &[],
+        }
+    }
+
+    /// Entry `k` as text, when it is UTF-8.
+    #[inline]
+    fn str(&self, k: usize) -> Option<&str> {
+        match (self.spans.get(k), self.bad.get(k)) {
+            (Some(&(s, e)), Some(&u32::MAX)) => self.text.get(s as usize..e as usize),
+            _ => None,
+        }
     }
 }
 
@@ -146,6 +170,21 @@ impl Slots {
     #[inline]
     pub fn cell(&self, i: usize) -> &[u8] {
         self.bytes(self.slot(i))
+    }
+
+    /// Row `i`'s cell as text, as `std::str::from_utf8` of its bytes gives
+    /// it: a dictionary entry's was found once ([`Dict`]).
+    #[inline]
+    pub fn text(&self, i: usize) -> Result<&str, std::str::Utf8Error> {
+        let slot = self.slot(i);
+        match slot {
+            NULL => Ok(""),
+            s if s < PLAIN => match self.dict.str(s as usize) {
+                Some(t) => Ok(t),
+                None => std::str::from_utf8(self.bytes(s)),
+            },
+            s => std::str::from_utf8(self.bytes(s)),
+        }
     }
 
     /// A slot's hash: `xxh3_64` of its bytes (a null's bytes are none).
@@ -414,7 +453,7 @@ impl TextChunk {
                     if !matches!(encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY) {
                         return Err(format!("a dictionary page encoded {encoding}"));
                     }
-                    self.dict = Some(Arc::new(Dict::from_plain(buf, num_values)?));
+                    self.dict = Some(Arc::new(Dict::from_plain(&buf, num_values)?));
                     continue;
                 }
                 Page::DataPage {
@@ -527,14 +566,16 @@ mod tests {
             page.extend_from_slice(&(v.len() as u32).to_le_bytes());
             page.extend_from_slice(v);
         }
-        let d = Dict::from_plain(Bytes::from(page.clone()), 4).unwrap();
+        let d = Dict::from_plain(&page, 4).unwrap();
         assert_eq!(d.get(0), b"GPU");
+        assert_eq!(d.get(2), b"\xff\xfe");
+        assert_eq!((d.str(1), d.str(2), d.str(3)), (Some("  "), None, Some("")));
         assert_eq!(d.blank, vec![false, true, false, true]);
         assert_eq!(d.bad, vec![u32::MAX, u32::MAX, 0, u32::MAX]);
         assert_eq!(d.hashes[0], xxh3_64(b"GPU"));
         // One entry more than the page holds.
-        assert!(Dict::from_plain(Bytes::from(page), 5).is_err());
+        assert!(Dict::from_plain(&page, 5).is_err());
         // A length past the end.
-        assert!(Dict::from_plain(Bytes::from(vec![9, 0, 0, 0, b'x']), 1).is_err());
+        assert!(Dict::from_plain(&[9, 0, 0, 0, b'x'], 1).is_err());
     }
 }

@@ -181,6 +181,15 @@ impl Cells {
         }
     }
 
+    /// Row `i`'s cell as text ([`model::Cells::text`]).
+    #[inline]
+    fn text(&self, i: usize) -> Result<&str, std::str::Utf8Error> {
+        match &self.slots {
+            Some(slots) => slots.text(i),
+            None => std::str::from_utf8(self.cell(i)),
+        }
+    }
+
     /// Pushes row `i`'s cell onto `rec`.
     fn push(&self, i: usize, rec: &mut ByteRecord) {
         rec.push_field(self.cell(i));
@@ -407,6 +416,12 @@ impl model::Cells for HeldRow<'_, '_> {
     fn iter(&self) -> impl Iterator<Item = &[u8]> {
         let cells = &self.group.cells;
         self.group.held.iter().map(move |&c| cells[c].cell(self.i))
+    }
+
+    #[inline]
+    fn text(&self, k: usize) -> Option<Result<&str, std::str::Utf8Error>> {
+        let c = *self.group.held.get(k)?;
+        Some(self.group.cells[c].text(self.i))
     }
 }
 
