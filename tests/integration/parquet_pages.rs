@@ -3,8 +3,10 @@
 //! by pyarrow with every layout of pages a writer makes (dictionary pages,
 //! a dictionary that falls back to PLAIN pages mid-chunk, data pages v1
 //! and v2, many small pages, several row groups, nulls, and encodings left
-//! to the `parquet` crate's reader) give the CSV's report. The expected
-//! figures are hand arithmetic, written beside them.
+//! to the `parquet` crate's reader) give the CSV's report: text columns,
+//! and DECIMALs stored as fixed-length byte arrays (pyarrow's default),
+//! read as figures (`Amount`) or folded (`Weight`, which no profile
+//! reads). The expected figures are hand arithmetic, written beside them.
 
 use std::path::Path;
 use std::process::Command;
@@ -21,14 +23,16 @@ rows = []
 for i in range(3000):
     kind = ["GPU hours", "Egress traffic", "Snapshot storage", "Block storage"][i % 4]
     rows.append((f"{kind} pod-{i % 40}", decimal.Decimal(i % 7 + 1).quantize(decimal.Decimal("0.01")),
-                 "USD", None if i % 11 == 0 else f"team-{i % 1500}"))
+                 "USD", None if i % 11 == 0 else f"team-{i % 1500}",
+                 None if i % 17 == 0 else decimal.Decimal(i % 13) / 1000))
 rows.append(rows[5])                                   # a repeat of line 7
-rows.append(rows[6][:3] + ("team-other",))             # line 8 but for Zeta
+rows.append(rows[6][:3] + ("team-other", rows[6][4]))  # line 8 but for Zeta
 cols = list(zip(*rows))
 t = pa.table({"Description": pa.array(cols[0], pa.string()),
               "Amount": pa.array(cols[1], pa.decimal128(12, 2)),
               "Currency": pa.array(cols[2], pa.string()),
-              "Zeta": pa.array(cols[3], pa.string())})
+              "Zeta": pa.array(cols[3], pa.string()),
+              "Weight": pa.array(cols[4], pa.decimal128(9, 3))})
 with open(f"{d}/rows.csv", "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(t.column_names)

@@ -23,6 +23,7 @@ use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use super::cell::{self, Kind};
 use super::hashed::{Hashes, StandIns};
+use super::pages::{NULL, Slots};
 use super::{Column, each_row, read_values};
 
 /// A row's value of a figure column: `None` when its text is in the
@@ -109,6 +110,63 @@ pub(super) fn decode(
     }
 }
 
+/// [`decode`] for a DECIMAL column stored as byte arrays and read as
+/// dictionary slots ([`super::pages`]): the same figures, stand-ins and
+/// hashes. `first_row` (1-based) names the row of a value that is no
+/// DECIMAL.
+pub(super) fn slots(
+    col: &Column,
+    slots: &Slots,
+    first_row: u64,
+    out: StandIns<'_>,
+    hashes: &mut Hashes,
+    figures: &mut Vec<Figure>,
+) -> Result<(), String> {
+    let scale = match col.kind {
+        Kind::Decimal { scale } => scale,
+        _ => 0,
+    };
+    let StandIns { data, ends } = out;
+    figures.clear();
+    let mut text = String::new();
+    for i in 0..slots.rows() {
+        let slot = slots.slot(i);
+        let bytes = slots.bytes(slot);
+        if let Some(h) = hashes.rows_mut().get_mut(i) {
+            *h = xxh3_64_with_seed(bytes, *h);
+        }
+        let figure = if slot == NULL {
+            Some(None)
+        } else {
+            let u = cell::decimal_bytes(bytes).map_err(|e| {
+                let row = first_row + i as u64;
+                format!("row {row} (line {}): {e}", row + 1)
+            })?;
+            put(u, scale, data, &mut text)
+        };
+        figures.push(figure);
+        ends.push(data.len());
+    }
+    Ok(())
+}
+
+/// A value's figure, and its stand-in (or, when too long to be read
+/// exactly, its text) onto `data`.
+fn put(u: i128, scale: u32, data: &mut Vec<u8>, text: &mut String) -> Figure {
+    match exact(u, scale) {
+        Some(d) => {
+            data.push(b'x');
+            Some(Some(d))
+        }
+        None => {
+            text.clear();
+            cell::decimal(u, scale, text);
+            data.extend_from_slice(text.as_bytes());
+            None
+        }
+    }
+}
+
 type Args<'o, 'h, 'f> = (
     usize,
     i16,
@@ -136,21 +194,7 @@ fn column<T: DataType>(
         }
         let figure = match v {
             None => Some(None),
-            Some(v) => {
-                let u = unscaled(v)?;
-                match exact(u, scale) {
-                    Some(d) => {
-                        data.push(b'x');
-                        Some(Some(d))
-                    }
-                    None => {
-                        text.clear();
-                        cell::decimal(u, scale, &mut text);
-                        data.extend_from_slice(text.as_bytes());
-                        None
-                    }
-                }
-            }
+            Some(v) => put(unscaled(v)?, scale, data, &mut text),
         };
         figures.push(figure);
         ends.push(data.len());

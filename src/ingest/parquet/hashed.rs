@@ -12,7 +12,7 @@
 //! every fingerprint): a value is hashed from its stored bytes (a text
 //! from its bytes, a number from its bytes in memory), a null as no
 //! bytes, so a null and an empty text are the same cell, as in CSV. A text
-//! adds the hash of its bytes ([`text`]), so that a dictionary entry is
+//! adds the hash of its bytes (`text`), so that a dictionary entry is
 //! hashed once ([`super::pages`]) and a row adds its entry's hash, the
 //! same as when the crate's reader gives the value.
 //!
@@ -202,10 +202,18 @@ fn text(h: u64, value: u64) -> u64 {
     xxh3_64_with_seed(&value.to_le_bytes(), h)
 }
 
-/// [`decode`] for a text column read as dictionary slots
-/// ([`super::pages`]): the same hashes and facts, each dictionary entry's
+/// [`decode`] for a column read as dictionary slots ([`super::pages`]):
+/// the same hashes and facts (`text`: whether the column is text, else a
+/// DECIMAL's bytes, never blank and never long), each dictionary entry's
 /// hash and blankness found once.
-pub(super) fn slots(c: usize, slots: &Slots, long: usize, out: &mut Hashes, hash: bool) {
+pub(super) fn slots(
+    c: usize,
+    slots: &Slots,
+    long: usize,
+    out: &mut Hashes,
+    hash: bool,
+    text: bool,
+) {
     let empty = xxh3_64(b"");
     let Hashes {
         rows,
@@ -220,14 +228,21 @@ pub(super) fn slots(c: usize, slots: &Slots, long: usize, out: &mut Hashes, hash
         .take(slots.rows())
     {
         let slot = slots.slot(i);
+        if !text {
+            if hash {
+                *h = xxh3_64_with_seed(slots.bytes(slot), *h);
+            }
+            *f |= slot != NULL;
+            continue;
+        }
         if slot == NULL {
             if hash {
-                *h = text(*h, empty);
+                *h = self::text(*h, empty);
             }
             continue;
         }
         if hash {
-            *h = text(*h, slots.hash(slot));
+            *h = self::text(*h, slots.hash(slot));
         }
         let blank = slots.blank(slot);
         *f |= !blank;

@@ -1,7 +1,8 @@
-//! Text columns (BYTE_ARRAY, not a DECIMAL) decoded page by page into
-//! dictionary indices (issue 27, item 4): a row's value is a [`Slots`]
-//! slot, an index into the column chunk's dictionary, and each dictionary
-//! entry is checked (UTF-8, blank) and hashed once, not once a row. The
+//! Byte-array columns (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY: texts, and
+//! DECIMALs stored so) decoded page by page into dictionary indices
+//! (issue 27, item 4): a row's value is a [`Slots`] slot, an index into
+//! the column chunk's dictionary, and each dictionary entry is checked
+//! (UTF-8, blank) and hashed once, not once a row. The
 //! `parquet` crate's reader copies every value out of the dictionary (a
 //! reference-counted `Bytes` a row, taken and dropped); its value decoder
 //! trait is private, so the pages are read here from its page reader,
@@ -63,12 +64,12 @@ pub struct Dict {
 }
 
 impl Dict {
-    /// A dictionary page of `n` PLAIN byte arrays.
-    fn from_plain(data: &[u8], n: u32) -> Result<Dict, String> {
+    /// A dictionary page of `n` PLAIN values ([`plain_value`]).
+    fn from_plain(data: &[u8], n: u32, width: Option<usize>) -> Result<Dict, String> {
         let mut d = Dict::default();
         let mut pos = 0usize;
         for k in 0..n {
-            let (start, end) = plain_value(data, pos)
+            let (start, end) = plain_value(data, pos, width)
                 .ok_or_else(|| format!("the dictionary page ends inside its entry {k} of {n}"))?;
             let bytes = &data[start..end];
             d.hashes.push(xxh3_64(bytes));
@@ -116,9 +117,15 @@ impl Dict {
     }
 }
 
-/// A PLAIN byte array at `pos`: its bytes' range, `None` when the data ends
-/// first. Offsets fit in `u32`: a page is at most `i32::MAX` bytes.
-fn plain_value(data: &[u8], pos: usize) -> Option<(usize, usize)> {
+/// A PLAIN value at `pos`: a byte array (`width` `None`: a 4-byte length,
+/// then its bytes) or a fixed-length one of `width` bytes; its bytes'
+/// range, `None` when the data ends first. Offsets fit in `u32`: a page is
+/// at most `i32::MAX` bytes.
+fn plain_value(data: &[u8], pos: usize, width: Option<usize>) -> Option<(usize, usize)> {
+    if let Some(w) = width {
+        let end = pos.checked_add(w)?;
+        return (end <= data.len() && end <= u32::MAX as usize).then_some((pos, end));
+    }
     let len = data.get(pos..pos.checked_add(4)?)?;
     let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
     let start = pos + 4;
@@ -353,10 +360,13 @@ enum Values {
     Plain(Bytes, usize),
 }
 
-/// A text column chunk read page by page (see the module docs).
-pub struct TextChunk {
+/// A byte-array column chunk read page by page (see the module docs).
+pub struct BytesChunk {
     pages: Box<dyn PageReader>,
     max_def: i16,
+    /// The length of a FIXED_LEN_BYTE_ARRAY's values; `None` for a
+    /// BYTE_ARRAY.
+    width: Option<usize>,
     dict: Option<Arc<Dict>>,
     levels: Hybrid,
     values: Values,
@@ -364,11 +374,12 @@ pub struct TextChunk {
     left: usize,
 }
 
-impl TextChunk {
-    pub fn new(pages: Box<dyn PageReader>, max_def: i16) -> Self {
-        TextChunk {
+impl BytesChunk {
+    pub fn new(pages: Box<dyn PageReader>, max_def: i16, width: Option<usize>) -> Self {
+        BytesChunk {
             pages,
             max_def,
+            width,
             dict: None,
             levels: Hybrid::default(),
             values: Values::None,
@@ -415,8 +426,8 @@ impl TextChunk {
                     k
                 }
                 Values::Plain(data, pos) => {
-                    let (start, end) =
-                        plain_value(data, *pos).ok_or("a data page ends inside a value")?;
+                    let (start, end) = plain_value(data, *pos, self.width)
+                        .ok_or("a data page ends inside a value")?;
                     *pos = end;
                     out.plain.extend_from_slice(&data[start..end]);
                     out.plain_ends.push(out.plain.len() as u32);
@@ -453,7 +464,7 @@ impl TextChunk {
                     if !matches!(encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY) {
                         return Err(format!("a dictionary page encoded {encoding}"));
                     }
-                    self.dict = Some(Arc::new(Dict::from_plain(&buf, num_values)?));
+                    self.dict = Some(Arc::new(Dict::from_plain(&buf, num_values, self.width)?));
                     continue;
                 }
                 Page::DataPage {
@@ -566,7 +577,7 @@ mod tests {
             page.extend_from_slice(&(v.len() as u32).to_le_bytes());
             page.extend_from_slice(v);
         }
-        let d = Dict::from_plain(&page, 4).unwrap();
+        let d = Dict::from_plain(&page, 4, None).unwrap();
         assert_eq!(d.get(0), b"GPU");
         assert_eq!(d.get(2), b"\xff\xfe");
         assert_eq!((d.str(1), d.str(2), d.str(3)), (Some("  "), None, Some("")));
@@ -574,8 +585,12 @@ mod tests {
         assert_eq!(d.bad, vec![u32::MAX, u32::MAX, 0, u32::MAX]);
         assert_eq!(d.hashes[0], xxh3_64(b"GPU"));
         // One entry more than the page holds.
-        assert!(Dict::from_plain(&page, 5).is_err());
+        assert!(Dict::from_plain(&page, 5, None).is_err());
         // A length past the end.
-        assert!(Dict::from_plain(&[9, 0, 0, 0, b'x'], 1).is_err());
+        assert!(Dict::from_plain(&[9, 0, 0, 0, b'x'], 1, None).is_err());
+        // Fixed-length values: two of 2 bytes, and a third cut short.
+        let d = Dict::from_plain(&[1, 2, 3, 4], 2, Some(2)).unwrap();
+        assert_eq!((d.get(0), d.get(1)), (&[1u8, 2][..], &[3u8, 4][..]));
+        assert!(Dict::from_plain(&[1, 2, 3], 2, Some(2)).is_err());
     }
 }

@@ -29,7 +29,7 @@ use ::parquet::file::reader::FileReader;
 use super::cell::{self, Kind};
 use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
-use super::pages::{self, Slots, TextChunk};
+use super::pages::{self, BytesChunk, Slots};
 use super::{Column, contained, each_row, open_row_group, read_values};
 use crate::model;
 
@@ -120,10 +120,11 @@ impl Table {
         let open = |r: &dyn ::parquet::file::reader::RowGroupReader, k: usize, col: &Column| {
             let chunk = r.metadata().column(col.index);
             let max_def = col.descr.max_def_level();
-            if modes[k] != Mode::Figure && is_text(col) && pages::takes(chunk.encodings(), max_def)
-            {
-                let pages = r.get_column_page_reader(col.index)?;
-                return Ok(Reader::Paged(TextChunk::new(pages, max_def)));
+            if let Some(width) = paged(col, modes[k]) {
+                if pages::takes(chunk.encodings(), max_def) {
+                    let pages = r.get_column_page_reader(col.index)?;
+                    return Ok(Reader::Paged(BytesChunk::new(pages, max_def, width)));
+                }
             }
             r.get_column_reader(col.index)
                 .map(|r| Reader::Crate(Box::new(r)))
@@ -154,8 +155,10 @@ impl Table {
 /// pushed into the record without being copied first.
 #[derive(Default)]
 struct Cells {
-    /// A text column read page by page ([`pages`]): each row's slot.
-    slots: Option<Slots>,
+    /// A column read page by page ([`pages`]): each row's slot.
+    paged: Slots,
+    /// Whether the cells are `paged`'s (a text column read as text).
+    paged_text: bool,
     data: Vec<u8>,
     ends: Vec<usize>,
     values: Vec<::parquet::data_type::ByteArray>,
@@ -168,8 +171,8 @@ impl Cells {
     /// Row `i`'s cell (empty for a null).
     #[inline]
     fn cell(&self, i: usize) -> &[u8] {
-        if let Some(slots) = &self.slots {
-            slots.cell(i)
+        if self.paged_text {
+            self.paged.cell(i)
         } else if self.value_of_row.is_empty() {
             let start = if i == 0 { 0 } else { self.ends[i - 1] };
             &self.data[start..self.ends[i]]
@@ -184,9 +187,10 @@ impl Cells {
     /// Row `i`'s cell as text ([`model::Cells::text`]).
     #[inline]
     fn text(&self, i: usize) -> Result<&str, std::str::Utf8Error> {
-        match &self.slots {
-            Some(slots) => slots.text(i),
-            None => std::str::from_utf8(self.cell(i)),
+        if self.paged_text {
+            self.paged.text(i)
+        } else {
+            std::str::from_utf8(self.cell(i))
         }
     }
 
@@ -206,11 +210,30 @@ impl Cells {
 /// A null row of a text column.
 const NULL_ROW: u32 = u32::MAX;
 
-/// A column chunk's reader: the crate's, or, for a text column whose
-/// encodings [`pages`] takes, page by page into dictionary slots.
+/// A column chunk's reader: the crate's, or, for a byte-array column
+/// whose encodings [`pages`] takes, page by page into dictionary slots.
 enum Reader {
     Crate(Box<ColumnReader>),
-    Paged(TextChunk),
+    Paged(BytesChunk),
+}
+
+/// Whether a column read by `mode` is read by [`pages`], and then the
+/// length of its values when they are fixed: a text column as text or
+/// folded, a byte-array DECIMAL as a figure or folded.
+fn paged(col: &Column, mode: Mode) -> Option<Option<usize>> {
+    use ::parquet::basic::Type as Physical;
+    let width = match col.descr.physical_type() {
+        Physical::BYTE_ARRAY => None,
+        Physical::FIXED_LEN_BYTE_ARRAY => Some(usize::try_from(col.descr.type_length()).ok()?),
+        _ => return None,
+    };
+    let decimal = matches!(col.kind, Kind::Decimal { .. });
+    let ok = match mode {
+        Mode::Text => is_text(col),
+        Mode::Figure => decimal,
+        Mode::Hashed | Mode::StandIn => is_text(col) || decimal,
+    };
+    ok.then_some(width)
 }
 
 /// Whether a column is text: a BYTE_ARRAY that is not a DECIMAL.
@@ -287,14 +310,28 @@ impl<'t> Group<'t> {
                 let reader = match &mut readers[c] {
                     Reader::Crate(r) => &mut **r,
                     Reader::Paged(chunk) => {
-                        let slots = cells.slots.get_or_insert_with(Slots::default);
+                        cells.clear();
+                        cells.paged_text = modes[c] == Mode::Text;
                         chunk
-                            .read(n, first - 1, slots)
-                            .and_then(|()| match modes[c] {
-                                Mode::Text => check_utf8(slots, first),
-                                mode => {
-                                    hashed::slots(c, slots, long, hashes, mode == Mode::Hashed);
-                                    Ok(())
+                            .read(n, first - 1, &mut cells.paged)
+                            .and_then(|()| {
+                                let slots = &cells.paged;
+                                match modes[c] {
+                                    Mode::Text => check_utf8(slots, first),
+                                    Mode::Figure => {
+                                        let out = StandIns {
+                                            data: &mut cells.data,
+                                            ends: &mut cells.ends,
+                                        };
+                                        let figures = &mut cells.figures;
+                                        figures::slots(col, slots, first, out, hashes, figures)
+                                    }
+                                    mode => {
+                                        let hash = mode == Mode::Hashed;
+                                        let text = is_text(col);
+                                        hashed::slots(c, slots, long, hashes, hash, text);
+                                        Ok(())
+                                    }
                                 }
                             })
                             .map_err(|e| {
