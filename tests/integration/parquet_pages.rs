@@ -98,6 +98,13 @@ fn bill(path: &Path, threads: &str) -> serde_json::Value {
     b
 }
 
+/// The lines of a bill's `duplicate-line` findings.
+fn duplicate_lines(bill: &serde_json::Value) -> Vec<serde_json::Value> {
+    let findings = bill["findings"].as_array().expect("findings");
+    let dups = findings.iter().filter(|f| f["code"] == "duplicate-line");
+    dups.map(|f| f["line"].clone()).collect()
+}
+
 #[test]
 fn layouts_of_pages_give_the_csvs_report() {
     if !python_has(&["pyarrow"]) {
@@ -122,13 +129,7 @@ fn layouts_of_pages_give_the_csvs_report() {
     assert_eq!(csv["skipped_rows"], 0, "{csv}");
     // Row 3000 (line 3002) repeats row 5 (line 7) in every cell; row 3001
     // differs from row 6 in Zeta, a column no profile reads.
-    let dups: Vec<_> = csv["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .filter(|f| f["code"] == "duplicate-line")
-        .map(|f| f["line"].clone())
-        .collect();
+    let dups = duplicate_lines(&csv);
     assert_eq!(dups, [serde_json::json!(3002)], "{csv}");
     for (name, _, _) in LAYOUTS {
         for threads in ["1", "2"] {
@@ -222,13 +223,7 @@ for name, rows in (("bill_1", part1), ("bill_2", part2)):
     let from_csv = bill(&csv, "1");
     // 4.00 + 1.50 + 2.25 = 7.75 a part: 15.50.
     assert_eq!(from_csv["total"], "15.50", "{from_csv}");
-    let dups: Vec<_> = from_csv["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .filter(|f| f["code"] == "duplicate-line")
-        .map(|f| f["line"].clone())
-        .collect();
+    let dups = duplicate_lines(&from_csv);
     // Part 2's line 2 repeats part 1's line 2, its line 4 part 1's line 3
     // (a null and a null are the same cell); its line 3 differs in Weight.
     assert_eq!(

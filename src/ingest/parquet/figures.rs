@@ -24,7 +24,7 @@ use xxhash_rust::xxh3::xxh3_64_with_seed;
 use super::cell::{self, Kind};
 use super::hashed::{Hashes, StandIns};
 use super::pages::{NULL, Slots};
-use super::{Column, each_row, read_values};
+use super::{Column, at_row, each_row, read_values};
 
 /// A row's value of a figure column: `None` when its text is in the
 /// record, `Some(None)` for a null.
@@ -75,6 +75,14 @@ pub fn exact(unscaled: i128, scale: u32) -> Option<Decimal> {
     Some(d)
 }
 
+/// A figure column's scale: a DECIMAL's, 0 for an integer.
+fn scale(col: &Column) -> u32 {
+    match col.kind {
+        Kind::Decimal { scale } => scale,
+        _ => 0,
+    }
+}
+
 /// Decodes `n` rows of a figure column ([`is_figure_column`]) into
 /// `figures`, their stand-in cells and `hashes` (see the module docs).
 pub(super) fn decode(
@@ -87,10 +95,7 @@ pub(super) fn decode(
     figures: &mut Vec<Figure>,
 ) -> Result<(), String> {
     use ::parquet::data_type as t;
-    let scale = match col.kind {
-        Kind::Decimal { scale } => scale,
-        _ => 0,
-    };
+    let scale = scale(col);
     let max_def = col.descr.max_def_level();
     let args = (n, max_def, first_row, scale, out, hashes, figures);
     match reader {
@@ -122,10 +127,7 @@ pub(super) fn slots(
     hashes: &mut Hashes,
     figures: &mut Vec<Figure>,
 ) -> Result<(), String> {
-    let scale = match col.kind {
-        Kind::Decimal { scale } => scale,
-        _ => 0,
-    };
+    let scale = scale(col);
     let StandIns { data, ends } = out;
     figures.clear();
     let mut text = String::new();
@@ -138,10 +140,7 @@ pub(super) fn slots(
         let figure = if slot == NULL {
             Some(None)
         } else {
-            let u = cell::decimal_bytes(bytes).map_err(|e| {
-                let row = first_row + i as u64;
-                format!("row {row} (line {}): {e}", row + 1)
-            })?;
+            let u = cell::decimal_bytes(bytes).map_err(|e| at_row(first_row + i as u64, &e))?;
             put(u, scale, data, &mut text)
         };
         figures.push(figure);

@@ -546,10 +546,12 @@ fn each_row<V>(
             } else {
                 None
             };
-        row(i, value).map_err(|e| {
-            let row = first_row + i as u64;
-            format!("row {row} (line {}): {e}", row + 1)
-        })?;
+        row(i, value).map_err(|e| at_row(first_row + i as u64, &e))?;
     }
     Ok(())
+}
+
+/// An error `e` about row `row` (1-based) of the file, with its line.
+fn at_row(row: u64, e: &str) -> String {
+    format!("row {row} (line {}): {e}", row + 1)
 }

@@ -30,7 +30,7 @@ use super::cell::{self, Kind};
 use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
 use super::pages::{self, BytesChunk, Slots};
-use super::{Column, contained, each_row, open_row_group, read_values};
+use super::{Column, at_row, contained, each_row, open_row_group, read_values};
 use crate::model;
 
 /// What is read of a column (see the module docs).
@@ -247,8 +247,7 @@ fn is_text(col: &Column) -> bool {
 fn check_utf8(slots: &Slots, first_row: u64) -> Result<(), String> {
     for i in 0..slots.rows() {
         if let Some(at) = slots.utf8_error(slots.slot(i)) {
-            let row = first_row + i as u64;
-            return Err(format!("row {row} (line {}): {}", row + 1, not_utf8(at)));
+            return Err(at_row(first_row + i as u64, &not_utf8(at)));
         }
     }
     Ok(())
