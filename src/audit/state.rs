@@ -130,6 +130,11 @@ impl<'p> BillState<'p> {
         Caches(std::mem::take(&mut self.memo))
     }
 
+    /// Gives back the caches taken by [`BillState::take_caches`].
+    pub fn give_caches(&mut self, caches: Caches) {
+        self.memo = caches.0;
+    }
+
     /// Adds a classified line item and runs the per-item checks on it. A
     /// tally or check added here also goes in [`BillState::merge`].
     pub fn add_item(&mut self, item: &LineItem) {

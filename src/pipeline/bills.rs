@@ -336,6 +336,22 @@ impl<'p> Bills<'p> {
         }
     }
 
+    /// Gives back the caches taken by [`Bills::take_caches`], to a state
+    /// that reads on.
+    pub(super) fn give_caches(&mut self, given: Caches) {
+        if let Route::Range { runs, caches } = &mut self.route {
+            match runs.first_mut() {
+                Some(Run::Primary(p)) => p.give_caches(given),
+                Some(Run::Currencies(list)) => {
+                    if let Some((_, p)) = list.first_mut() {
+                        p.give_caches(given);
+                    }
+                }
+                None => *caches = given,
+            }
+        }
+    }
+
     /// Moves every line of a range by `by` (a range counts its lines from
     /// its start; a file's bills count them from the file's).
     pub(super) fn shift_lines(&mut self, by: u64) {

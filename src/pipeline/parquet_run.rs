@@ -12,10 +12,11 @@
 //! the batches into the bills strictly in file order: the first row
 //! group's batches, then the second's. At most
 //! `workers` row groups are handed out at once (one open per worker: an
-//! open row group holds a decoded page of every column), and each holds at most
-//! [`AHEAD_STATES`] batches' states (or [`AHEAD_ROWS`] batches of rows)
-//! waiting, so memory is bounded by batches in
-//! flight, not by the file or by the size of a row group.
+//! open row group holds a decoded page of every column), and each holds at
+//! most [`AHEAD_STATES`] states (or [`AHEAD_ROWS`] batches of rows)
+//! waiting, a state of at most [`MAX_FOLDED_ROWS`] rows, so memory is
+//! bounded by the rows in flight, not by the file or by the size of a row
+//! group.
 
 use std::collections::VecDeque;
 use std::sync::{Mutex, mpsc};
@@ -40,19 +41,30 @@ use crate::normalise::{Figures, MAX_CELL_BYTES, RowNormaliser, RowOutcome};
 const AHEAD_ROWS: usize = 2;
 
 /// States of one row group's rows that wait for this thread, when the
-/// workers run the checks. The worker of a row group behind the head one
-/// reads on while the head's rows are merged, until this many states
-/// wait: with the AHEAD_ROWS of rows, it waited for this thread after
-/// 8K rows, and a 1M-row file of 9 row groups took 1.1 cores of 2.
-const AHEAD_STATES: usize = 6;
+/// workers run the checks. A worker sends its state only when one of these
+/// places is free and otherwise adds the next batches into it (see
+/// [`FOLD_BATCHES`]), so few are needed.
+const AHEAD_STATES: usize = 2;
 
-/// Batches whose rows a worker adds into one state before it sends it: a
-/// state has a fixed part (the checks' tables, their merge on this
-/// thread), so fewer, larger states cost less CPU, while the rows held in
-/// the states waiting ([`AHEAD_STATES`] x this x [`BATCH_ROWS`], 48K rows)
-/// bound the memory. Measured on the 1M-row bench file (docs/performance.md,
-/// "Parquet row groups read side by side").
+/// Batches whose rows a worker adds into one state before it offers it to
+/// this thread: a state has a fixed part (the checks' tables, their merge
+/// on this thread), so fewer, larger states cost less CPU.
+///
+/// The worker of a row group behind the head one cannot hand its rows to
+/// this thread until the head row group is merged. It used to wait once
+/// [`AHEAD_STATES`] states of 8K rows waited, so the two row groups in
+/// hand were read half the time one at a time (a 1M-row file took 1.6
+/// cores of 2); now, while no place is free, it adds the next batches into
+/// the state it holds, up to [`MAX_FOLDED_ROWS`] rows, and reads on.
+/// Measured on the 1M-row bench file (docs/performance.md, "Parquet row
+/// groups read side by side" and "A state held while the head row group is
+/// merged").
 const FOLD_BATCHES: usize = 2;
+
+/// At most this many rows go into one state before a worker waits for a
+/// free place ([`AHEAD_STATES`]): DuckDB's row group of 122,880 rows fits
+/// in one, and the states' memory stays bounded for any row group size.
+const MAX_FOLDED_ROWS: u64 = 1 << 17;
 
 /// The rows of one batch, each with its line.
 type Rows = Vec<(u64, RowOutcome)>;
@@ -373,9 +385,28 @@ pub(super) fn read<'p>(
                                     continue;
                                 }
                                 caches = state.take_caches();
-                                let rows = std::mem::take(&mut open_rows);
+                                let done = Done::State(Box::new(state), open_rows);
+                                if open_rows < MAX_FOLDED_ROWS {
+                                    // Sent if a place is free; else read on.
+                                    match tx.try_send((worker, Ok(done))) {
+                                        Ok(()) => {}
+                                        Err(mpsc::TrySendError::Full((
+                                            _,
+                                            Ok(Done::State(mut state, _)),
+                                        ))) => {
+                                            state.give_caches(std::mem::take(&mut caches));
+                                            open = Some(*state);
+                                            continue;
+                                        }
+                                        Err(_) => break,
+                                    }
+                                    open_rows = 0;
+                                    open_batches = 0;
+                                    continue;
+                                }
+                                open_rows = 0;
                                 open_batches = 0;
-                                Done::State(Box::new(state), rows)
+                                done
                             }
                             None => Done::Rows(batch),
                         };

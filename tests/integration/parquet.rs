@@ -661,11 +661,14 @@ fn duplicate_lines_cover_the_columns_no_profile_reads() {
 }
 
 /// Row groups of several batches (4,096 rows each), read side by side: a
-/// worker adds two batches into one state and up to six states of a row
-/// group wait while the row group before it is merged
-/// (`pipeline/parquet_run.rs`). 30,000 generated FOCUS rows in row groups
-/// of 10,000 (batches of 4,096 + 4,096 + 1,808: two states a row group, the
-/// second of one batch), every column text: the findings, code, line and
+/// worker adds two batches into one state and offers it to this thread;
+/// while two states of its row group wait (the row group before it is
+/// still merged) it adds the next batches into the state it holds
+/// (`pipeline/parquet_run.rs`). 150,000 generated FOCUS rows in row groups
+/// of 50,000 (twelve batches and one of 848 rows: on two threads the
+/// second row group's worker offered seven states while the first was
+/// merged and folded five or six of them on, seen with a print in that
+/// branch in three runs), every column text: the findings, code, line and
 /// message, and the total are the CSV's on 1, 2 and 3 threads, and the
 /// total is the generator's own sum of `BilledCost`.
 #[test]
@@ -677,7 +680,7 @@ fn row_groups_of_many_batches_read_side_by_side_equal_the_csv() {
     let csv = dir.path().join("focus.csv");
     let expected = {
         let mut w = std::io::BufWriter::new(std::fs::File::create(&csv).unwrap());
-        billgen::focus(30_000, 7, &mut w).unwrap()
+        billgen::focus(150_000, 7, &mut w).unwrap()
     };
     let pq = dir.path().join("bill.parquet");
     let o = Command::new("python3")
@@ -686,7 +689,7 @@ fn row_groups_of_many_batches_read_side_by_side_equal_the_csv() {
             "import sys, duckdb\n\
              con = duckdb.connect()\n\
              con.execute(\"SET enable_progress_bar = false\")\n\
-             con.execute(f\"COPY (SELECT * FROM read_csv('{sys.argv[1]}', all_varchar=true, header=true)) TO '{sys.argv[2]}' (FORMAT parquet, ROW_GROUP_SIZE 10000)\")\n\
+             con.execute(f\"COPY (SELECT * FROM read_csv('{sys.argv[1]}', all_varchar=true, header=true)) TO '{sys.argv[2]}' (FORMAT parquet, ROW_GROUP_SIZE 50000)\")\n\
              print(con.execute(f\"SELECT count(*) FROM parquet_metadata('{sys.argv[2]}') WHERE column_id = 0\").fetchone()[0])",
         ])
         .arg(&csv)
@@ -695,7 +698,7 @@ fn row_groups_of_many_batches_read_side_by_side_equal_the_csv() {
         .expect("python3");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let groups = String::from_utf8_lossy(&o.stdout).trim().to_string();
-    assert_eq!(groups, "3", "three row groups of 10,000 rows");
+    assert_eq!(groups, "3", "three row groups of 50,000 rows");
     let (from_csv, csv_total) = findings(&csv, "2");
     assert_eq!(csv_total, expected.total, "the generator's sum");
     assert!(
