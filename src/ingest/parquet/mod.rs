@@ -211,6 +211,13 @@ struct Column {
     kind: Kind,
 }
 
+/// Rows in the first batch of CSV text: the header search reads a prefix
+/// of 64 KB ([`crate::ingest::PREFIX_LEN`]), a few hundred rows of an
+/// export, and then the rows are read from the row groups
+/// ([`rows::Table`]), so the text of a whole batch of 4,096 rows was
+/// written and not read.
+const FIRST_TEXT_ROWS: usize = 64;
+
 /// A Parquet file read as CSV text (see the module docs).
 pub struct CsvText<R: ChunkReader + 'static> {
     display: String,
@@ -228,6 +235,9 @@ pub struct CsvText<R: ChunkReader + 'static> {
     header_done: bool,
     /// Per column, the texts of the current batch.
     cells: Vec<Vec<String>>,
+    /// Rows in the next batch: [`FIRST_TEXT_ROWS`], doubled on each batch
+    /// up to [`BATCH_ROWS`].
+    batch: usize,
     /// The error that stopped the reading: every later read repeats it.
     failed: Option<String>,
 }
@@ -265,6 +275,7 @@ impl<R: ChunkReader + 'static> CsvText<R> {
             next_group: 0,
             readers: Vec::new(),
             rows_left: 0,
+            batch: FIRST_TEXT_ROWS,
             row: 0,
             out: Vec::new(),
             pos: 0,
@@ -302,7 +313,8 @@ impl<R: ChunkReader + 'static> CsvText<R> {
         }
         let n = usize::try_from(self.rows_left)
             .unwrap_or(BATCH_ROWS)
-            .min(BATCH_ROWS);
+            .min(self.batch);
+        self.batch = (self.batch * 2).min(BATCH_ROWS);
         let first_row = self.row + 1;
         for ((col, reader), cells) in self
             .columns
