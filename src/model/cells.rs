@@ -48,6 +48,15 @@ pub trait Cells {
         None
     }
 
+    /// The row's fingerprint when the reader computes it from its own
+    /// store, leaving out the cells at `skip`; `None` (the default) for
+    /// [`record_fingerprint`] of the cells. A Parquet row hashes its
+    /// columns' values one by one (`ingest::parquet::rows::HeldRow`).
+    fn fingerprint(&self, skip: &[usize]) -> Option<u64> {
+        let _ = skip;
+        None
+    }
+
     /// Writes every cell's bytes one after another at the start of `out`
     /// and returns how many they are; `out` may hold more bytes after them
     /// (a reader may copy a cell in whole blocks).

@@ -349,9 +349,14 @@ impl RowNormaliser<'_> {
         header::currency_cell(c).map_err(|m| self.finding(line, col, m))
     }
 
-    /// Hash of the row's cells, leaving out its row-id columns.
+    /// Hash of the row's cells, leaving out its row-id columns: the
+    /// reader's own ([`Cells::fingerprint`]) or [`record_fingerprint`].
+    ///
+    /// [`record_fingerprint`]: crate::model::record_fingerprint
     fn fingerprint<C: Cells + ?Sized>(&self, rec: &C) -> u64 {
-        crate::model::record_fingerprint(rec, &self.map.row_ids)
+        let skip = &self.map.row_ids;
+        rec.fingerprint(skip)
+            .unwrap_or_else(|| crate::model::record_fingerprint(rec, skip))
     }
 
     fn finding(&self, line: u64, col: usize, message: String) -> Box<Finding> {

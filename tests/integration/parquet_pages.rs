@@ -239,3 +239,49 @@ for name, rows in (("bill_1", part1), ("bill_2", part2)):
         assert_eq!(b, from_csv, "on {threads} threads");
     }
 }
+
+/// A row-id column read as text (left of the amount, where a summary
+/// label may stand) is left out of a Parquet row's fingerprint, as of a
+/// CSV row's (`line_item_id`, one of `ROW_ID_HEADERS`): the same charge
+/// under a fresh id is a duplicate, in a dictionary-encoded file and in
+/// one the crate's reader decodes (DELTA_BYTE_ARRAY), on 1 and 2 threads.
+#[test]
+fn a_repeat_under_a_fresh_row_id_is_a_duplicate() {
+    if !python_has(&["pyarrow"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = r#"
+import csv, decimal, sys
+import pyarrow as pa, pyarrow.parquet as pq
+d = sys.argv[1]
+D = decimal.Decimal
+rows = [("li-1", "GPU hours", D("4.00"), "USD"),
+        ("li-2", "Egress traffic", D("1.50"), "USD"),
+        ("li-3", "GPU hours", D("4.00"), "USD")]
+c = list(zip(*rows))
+t = pa.table({"line_item_id": pa.array(c[0], pa.string()),
+              "Description": pa.array(c[1], pa.string()),
+              "Amount": pa.array(c[2], pa.decimal128(12, 2)),
+              "Currency": pa.array(c[3], pa.string())})
+pq.write_table(t, f"{d}/dict.parquet")
+pq.write_table(t, f"{d}/delta.parquet", use_dictionary=False,
+               column_encoding={"line_item_id": "DELTA_BYTE_ARRAY", "Description": "DELTA_BYTE_ARRAY"})
+with open(f"{d}/rows.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(t.column_names)
+    for r in rows:
+        w.writerow(r)
+"#;
+    python(script, dir.path());
+    let csv = bill(&dir.path().join("rows.csv"), "1");
+    // 4.00 + 1.50 + 4.00 = 9.50; line 4 repeats line 2 under li-3.
+    assert_eq!(csv["total"], "9.50", "{csv}");
+    assert_eq!(duplicate_lines(&csv), [serde_json::json!(4)], "{csv}");
+    for name in ["dict", "delta"] {
+        for threads in ["1", "2"] {
+            let pq = bill(&dir.path().join(format!("{name}.parquet")), threads);
+            assert_eq!(pq, csv, "{name} on {threads} threads");
+        }
+    }
+}

@@ -25,6 +25,7 @@ use ::csv::ByteRecord;
 use ::parquet::column::reader::{ColumnReader, ColumnReaderImpl};
 use ::parquet::data_type::DataType;
 use ::parquet::file::reader::FileReader;
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
 use super::cell::{self, Kind};
 use super::figures::{self, Figure};
@@ -181,6 +182,17 @@ impl Cells {
                 NULL_ROW => b"",
                 v => self.values[v as usize].data(),
             }
+        }
+    }
+
+    /// `xxh3_64` of row `i`'s cell: a dictionary entry's, found once
+    /// ([`Slots::hash`]), or of its bytes.
+    #[inline]
+    fn cell_hash(&self, i: usize) -> u64 {
+        if self.paged_text {
+            self.paged.hash(self.paged.slot(i))
+        } else {
+            xxh3_64(self.cell(i))
         }
     }
 
@@ -459,7 +471,37 @@ impl model::Cells for HeldRow<'_, '_> {
         let c = *self.group.held.get(k)?;
         Some(self.group.cells[c].text(self.i))
     }
+
+    /// The held cells' fingerprint, column by column: each kept cell's
+    /// `xxh3_64` (a dictionary entry's hashed once, not the row's text
+    /// put together and hashed), in column order, hashed as one. The same
+    /// cells give the same fingerprint whichever reader decoded them
+    /// (docs/decisions.md, "Parquet: the held cells' fingerprint, column
+    /// by column").
+    fn fingerprint(&self, skip: &[usize]) -> Option<u64> {
+        let mut buf = [0u8; 8 * FINGERPRINT_BLOCK];
+        let (mut h, mut n) = (FINGERPRINT_SEED, 0);
+        for (k, &c) in self.group.held.iter().enumerate() {
+            if skip.contains(&k) {
+                continue;
+            }
+            if n == buf.len() {
+                h = xxh3_64_with_seed(&buf, h);
+                n = 0;
+            }
+            let x = self.group.cells[c].cell_hash(self.i);
+            buf[n..n + 8].copy_from_slice(&x.to_le_bytes());
+            n += 8;
+        }
+        Some(xxh3_64_with_seed(&buf[..n], h))
+    }
 }
+
+/// Cells' hashes put together before they are hashed as one.
+const FINGERPRINT_BLOCK: usize = 32;
+
+/// The seed of a held row's fingerprint.
+const FINGERPRINT_SEED: u64 = 0x1319_8a2e_0370_7344;
 
 /// Decodes `n` rows of one column into `cells` (see the module docs).
 fn decode(
