@@ -48,6 +48,16 @@ pub trait Cells {
         None
     }
 
+    /// The first cell longer than `max` bytes (the oversized-cell test);
+    /// a reader that knows no cell of its batch is that long says so
+    /// without reading each cell.
+    fn cell_over(&self, max: usize) -> Option<usize> {
+        if self.byte_len() <= max {
+            return None;
+        }
+        self.iter().position(|f| f.len() > max)
+    }
+
     /// The row's fingerprint when the reader computes it from its own
     /// store, leaving out the cells at `skip`; `None` (the default) for
     /// [`record_fingerprint`] of the cells. A Parquet row hashes its

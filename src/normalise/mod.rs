@@ -191,19 +191,17 @@ impl RowNormaliser<'_> {
             return RowOutcome::Skip(SkipReason::Blank, None);
         }
         // One cheap test per row; only an oversized row looks for the cell.
-        if rec.byte_len() > MAX_CELL_BYTES {
-            if let Some(i) = rec.iter().position(|f| f.len() > MAX_CELL_BYTES) {
-                let len = rec.get(i).map_or(0, <[u8]>::len);
-                let finding = self.finding(
-                    line,
-                    i,
-                    format!(
-                        "a cell of {len} bytes, longer than any bill cell can be (at most {} KiB); the file is probably damaged (an unclosed quote?)",
-                        MAX_CELL_BYTES / 1024
-                    ),
-                );
-                return RowOutcome::Skip(SkipReason::Unparsable, Some(*finding));
-            }
+        if let Some(i) = rec.cell_over(MAX_CELL_BYTES) {
+            let len = rec.get(i).map_or(0, <[u8]>::len);
+            let finding = self.finding(
+                line,
+                i,
+                format!(
+                    "a cell of {len} bytes, longer than any bill cell can be (at most {} KiB); the file is probably damaged (an unclosed quote?)",
+                    MAX_CELL_BYTES / 1024
+                ),
+            );
+            return RowOutcome::Skip(SkipReason::Unparsable, Some(*finding));
         }
         match self.row_inner(line, rec, figures, spare) {
             Ok(outcome) => outcome,

@@ -285,3 +285,61 @@ with open(f"{d}/rows.csv", "w", newline="") as f:
         }
     }
 }
+
+/// A held cell longer than a cell may be (256 KiB) is named as in CSV in
+/// every layout, in whichever batch of 4,096 rows it falls: the batch
+/// knows its longest held cell and only a batch with one over the limit
+/// looks at each row's cells (`HeldRow::cell_over`). 9,000 rows of 1.00;
+/// rows 100 (batch 1) and 8,500 (batch 3) have a description of 300,000
+/// bytes, batch 2 has none.
+#[test]
+fn an_oversized_held_cell_is_named_in_its_batch_as_in_csv() {
+    if !python_has(&["pyarrow"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = r#"
+import csv, decimal, sys
+import pyarrow as pa, pyarrow.parquet as pq
+d = sys.argv[1]
+rows = []
+for i in range(9000):
+    desc = "x" * 300000 if i in (100, 8500) else ["GPU hours", "Egress traffic"][i % 2]
+    rows.append((desc, decimal.Decimal("1.00"), "USD"))
+c = list(zip(*rows))
+t = pa.table({"Description": pa.array(c[0], pa.string()),
+              "Amount": pa.array(c[1], pa.decimal128(12, 2)),
+              "Currency": pa.array(c[2], pa.string())})
+pq.write_table(t, f"{d}/dict.parquet")
+pq.write_table(t, f"{d}/plain.parquet", use_dictionary=False)
+pq.write_table(t, f"{d}/delta.parquet", use_dictionary=False,
+               column_encoding={"Description": "DELTA_LENGTH_BYTE_ARRAY"})
+with open(f"{d}/rows.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(t.column_names)
+    for r in rows:
+        w.writerow(r)
+"#;
+    python(script, dir.path());
+    let csv = bill(&dir.path().join("rows.csv"), "1");
+    // Rows 100 and 8,500 (lines 102 and 8,502) are kept out: 8,998 x 1.00.
+    assert_eq!(csv["total"], "8998.00", "{csv}");
+    assert_eq!(csv["line_items"], 8998, "{csv}");
+    let findings = csv["findings"].as_array().expect("findings");
+    let long: Vec<_> = findings
+        .iter()
+        .filter(|f| f["code"] == "unparsable-value")
+        .map(|f| f["line"].clone())
+        .collect();
+    assert_eq!(
+        long,
+        [serde_json::json!(102), serde_json::json!(8502)],
+        "{csv}"
+    );
+    for name in ["dict", "plain", "delta"] {
+        for threads in ["1", "2"] {
+            let pq = bill(&dir.path().join(format!("{name}.parquet")), threads);
+            assert_eq!(pq, csv, "{name} on {threads} threads");
+        }
+    }
+}

@@ -61,6 +61,8 @@ pub struct Dict {
     /// The offset of an entry's first byte that is not UTF-8, or `u32::MAX`.
     bad: Vec<u32>,
     blank: Vec<bool>,
+    /// The length of the longest entry.
+    longest: usize,
 }
 
 impl Dict {
@@ -72,6 +74,7 @@ impl Dict {
             let (start, end) = plain_value(data, pos, width)
                 .ok_or_else(|| format!("the dictionary page ends inside its entry {k} of {n}"))?;
             let bytes = &data[start..end];
+            d.longest = d.longest.max(bytes.len());
             d.hashes.push(xxh3_64(bytes));
             d.blank.push(bytes.iter().all(u8::is_ascii_whitespace));
             // Offsets fit in u32: the page does.
@@ -177,6 +180,22 @@ impl Slots {
     #[inline]
     pub fn cell(&self, i: usize) -> &[u8] {
         self.bytes(self.slot(i))
+    }
+
+    /// At least the length of the longest cell: the dictionary's longest
+    /// entry or the longest PLAIN value of the batch.
+    pub fn longest(&self) -> usize {
+        let plain = self
+            .plain_ends
+            .iter()
+            .scan(0u32, |start, &end| {
+                let len = end - *start;
+                *start = end;
+                Some(len as usize)
+            })
+            .max()
+            .unwrap_or(0);
+        plain.max(self.dict.longest)
     }
 
     /// Row `i`'s cell as text, as `std::str::from_utf8` of its bytes gives

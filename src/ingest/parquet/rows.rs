@@ -137,6 +137,7 @@ impl Table {
             g,
             readers,
             held: held(&modes),
+            held_longest: 0,
             modes,
             long,
             hashes: Hashes::default(),
@@ -193,6 +194,23 @@ impl Cells {
             self.paged.hash(self.paged.slot(i))
         } else {
             xxh3_64(self.cell(i))
+        }
+    }
+
+    /// At least the length of the batch's longest cell.
+    fn longest(&self) -> usize {
+        if self.paged_text {
+            self.paged.longest()
+        } else if self.value_of_row.is_empty() {
+            let mut start = 0;
+            let mut longest = 0;
+            for &end in &self.ends {
+                longest = longest.max(end - start);
+                start = end;
+            }
+            longest
+        } else {
+            self.values.iter().map(|v| v.len()).max().unwrap_or(0)
         }
     }
 
@@ -278,6 +296,8 @@ pub struct Group<'t> {
     modes: Vec<Mode>,
     /// The columns a row's record holds ([`held`]).
     held: Vec<usize>,
+    /// At least the length of the batch's longest held cell.
+    held_longest: usize,
     long: usize,
     hashes: Hashes,
     rows_left: u64,
@@ -375,6 +395,12 @@ impl<'t> Group<'t> {
         self.rows_left -= n as u64;
         self.next_row += n as u64;
         self.batch_rows = n;
+        self.held_longest = self
+            .held
+            .iter()
+            .map(|&c| self.cells[c].longest())
+            .max()
+            .unwrap_or(0);
         Ok(n)
     }
 
@@ -470,6 +496,15 @@ impl model::Cells for HeldRow<'_, '_> {
     fn text(&self, k: usize) -> Option<Result<&str, std::str::Utf8Error>> {
         let c = *self.group.held.get(k)?;
         Some(self.group.cells[c].text(self.i))
+    }
+
+    /// None when no held cell of the batch is that long; else as a record
+    /// finds it.
+    fn cell_over(&self, max: usize) -> Option<usize> {
+        if self.group.held_longest <= max {
+            return None;
+        }
+        self.iter().position(|f| f.len() > max)
     }
 
     /// The held cells' fingerprint, column by column: each kept cell's
