@@ -255,7 +255,7 @@ impl Slots {
 }
 
 /// The RLE / bit-packed hybrid encoding of levels and dictionary indices.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Hybrid {
     data: Bytes,
     pos: usize,
@@ -297,13 +297,44 @@ impl Hybrid {
         }
     }
 
+    /// Appends the next `n` values to `out` (as `n` calls of
+    /// [`Hybrid::next`] give them, a run at a time); an error when the data
+    /// ends first, with the values before it appended.
+    fn fill(&mut self, n: usize, out: &mut Vec<u32>) -> Result<(), String> {
+        let mut left = n;
+        while left > 0 {
+            if self.rle_left > 0 {
+                let k = self.rle_left.min(left);
+                out.extend(std::iter::repeat_n(self.rle_value, k));
+                self.rle_left -= k;
+                left -= k;
+            } else if self.packed_left > 0 {
+                let k = self.packed_left.min(left);
+                let w = self.bit_width as usize;
+                out.extend((0..k).map(|j| self.packed_at(self.bit + j * w)));
+                self.bit += k * w;
+                self.packed_left -= k;
+                left -= k;
+            } else {
+                self.run()?;
+            }
+        }
+        Ok(())
+    }
+
     #[inline]
     fn packed(&self) -> u32 {
+        self.packed_at(self.bit)
+    }
+
+    /// The bit-packed value that starts at bit `bit` of `data`.
+    #[inline]
+    fn packed_at(&self, bit: usize) -> u32 {
         let w = self.bit_width;
         if w == 0 {
             return 0;
         }
-        let (byte, shift) = (self.bit / 8, self.bit % 8);
+        let (byte, shift) = (bit / 8, bit % 8);
         let word = match self.data.get(byte..byte + 8) {
             Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
             None => {
@@ -371,7 +402,7 @@ impl Hybrid {
 }
 
 /// The values of the current data page.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 enum Values {
     #[default]
     None,
@@ -391,6 +422,8 @@ pub struct BytesChunk {
     values: Values,
     /// Rows (levels) left in the current page.
     left: usize,
+    /// The levels of the rows being read ([`BytesChunk::batch`]).
+    scratch: Vec<u32>,
 }
 
 impl BytesChunk {
@@ -403,14 +436,21 @@ impl BytesChunk {
             levels: Hybrid::default(),
             values: Values::None,
             left: 0,
+            scratch: Vec::new(),
         }
     }
 
     /// Reads the next `n` rows into `out`. `done` rows of the row group were
     /// read before (for the message when the column ends early).
+    ///
+    /// A page's rows are read a run at a time ([`BytesChunk::batch`]):
+    /// levels, then values; when that finds an error, the same rows
+    /// are read again value by value ([`BytesChunk::values`]) from where
+    /// they started, so the error is the one the first bad row gives.
     pub fn read(&mut self, n: usize, done: u64, out: &mut Slots) -> Result<(), String> {
         out.clear();
-        for i in 0..n {
+        let mut i = 0;
+        while i < n {
             while self.left == 0 {
                 if !self.next_page()? {
                     return Err(format!(
@@ -419,7 +459,83 @@ impl BytesChunk {
                     ));
                 }
             }
-            self.left -= 1;
+            let take = (n - i).min(self.left);
+            let saved = (self.levels.clone(), self.values.clone());
+            let start = (out.rows.len(), out.plain.len(), out.plain_ends.len());
+            if self.batch(take, out).is_err() {
+                out.rows.truncate(start.0);
+                out.plain.truncate(start.1);
+                out.plain_ends.truncate(start.2);
+                (self.levels, self.values) = saved;
+                self.values(take, out)?;
+            }
+            self.left -= take;
+            i += take;
+        }
+        if let Some(d) = &self.dict {
+            out.dict = Arc::clone(d);
+        }
+        Ok(())
+    }
+
+    /// Reads `take` rows of the current page into `out`: their levels,
+    /// then the values of the rows that are not null (a run of dictionary
+    /// indices, or PLAIN values), then the nulls spread among them.
+    fn batch(&mut self, take: usize, out: &mut Slots) -> Result<(), String> {
+        let start = out.rows.len();
+        let max_def = self.max_def as u32;
+        let mut values = take;
+        if self.max_def > 0 {
+            // The levels go where the rows will be, for a moment.
+            self.levels.fill(take, &mut out.rows)?;
+            let levels = &out.rows[start..];
+            if levels.iter().any(|&l| l > max_def) {
+                return Err("a definition level out of range".into());
+            }
+            values = levels.iter().filter(|&&l| l == max_def).count();
+            self.scratch.clear();
+            self.scratch.extend_from_slice(levels);
+            out.rows.truncate(start);
+        }
+        match &mut self.values {
+            Values::Dict(h) => {
+                h.fill(values, &mut out.rows)?;
+                let entries = self.dict.as_ref().map_or(0, |d| d.len());
+                if out.rows[start..].iter().any(|&k| k as usize >= entries) {
+                    return Err("a dictionary index out of range".into());
+                }
+            }
+            Values::Plain(data, pos) => {
+                for _ in 0..values {
+                    let (from, end) = plain_value(data, *pos, self.width)
+                        .ok_or("a data page ends inside a value")?;
+                    *pos = end;
+                    out.plain.extend_from_slice(&data[from..end]);
+                    out.plain_ends.push(out.plain.len() as u32);
+                    out.rows.push(PLAIN + (out.plain_ends.len() - 1) as u32);
+                }
+            }
+            Values::None => return Err("a data page without values".into()),
+        }
+        if values < take {
+            // Spread the nulls, from the back.
+            out.rows.resize(start + take, NULL);
+            let mut from = start + values;
+            for (at, &l) in self.scratch.iter().enumerate().rev() {
+                out.rows[start + at] = if l == max_def {
+                    from -= 1;
+                    out.rows[from]
+                } else {
+                    NULL
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `take` rows of the current page into `out`, value by value.
+    fn values(&mut self, take: usize, out: &mut Slots) -> Result<(), String> {
+        for _ in 0..take {
             if self.max_def > 0 {
                 let level = self.levels.next()?;
                 if level < self.max_def as u32 {
@@ -455,9 +571,6 @@ impl BytesChunk {
                 Values::None => return Err("a data page without values".into()),
             };
             out.rows.push(slot);
-        }
-        if let Some(d) = &self.dict {
-            out.dict = Arc::clone(d);
         }
         Ok(())
     }
@@ -559,57 +672,5 @@ impl BytesChunk {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn hybrid(data: &[u8], w: u32, n: usize) -> Result<Vec<u32>, String> {
-        let mut h = Hybrid::new(Bytes::copy_from_slice(data), w)?;
-        (0..n).map(|_| h.next()).collect()
-    }
-
-    #[test]
-    fn hybrid_reads_rle_and_bit_packed_runs() {
-        // RLE run of 3 x 5 (header 3<<1 = 6, one value byte), then one
-        // bit-packed group of 8 values 0..7 at width 3 (header 1<<1|1 = 3):
-        // the spec's own example bytes 10001000 11000110 11111010.
-        let data = [6, 5, 3, 0b1000_1000, 0b1100_0110, 0b1111_1010];
-        assert_eq!(
-            hybrid(&data, 3, 11).unwrap(),
-            vec![5, 5, 5, 0, 1, 2, 3, 4, 5, 6, 7]
-        );
-        // Past the end is an error, not a panic.
-        assert!(hybrid(&data, 3, 12).is_err());
-        // A width over 32 is refused; width 0 reads zeros.
-        assert!(Hybrid::new(Bytes::new(), 33).is_err());
-        assert_eq!(hybrid(&[3], 0, 8).unwrap(), vec![0; 8]);
-        // A bit-packed run cut short holds only the values of its bytes.
-        assert_eq!(hybrid(&[3, 0b1000_1000], 3, 2).unwrap(), vec![0, 1]);
-        assert!(hybrid(&[3, 0b1000_1000], 3, 3).is_err());
-        // A header that never ends.
-        assert!(hybrid(&[0xff; 11], 1, 1).is_err());
-    }
-
-    #[test]
-    fn a_dictionary_is_checked_once_an_entry() {
-        let mut page = Vec::new();
-        for v in [&b"GPU"[..], b"  ", b"\xff\xfe", b""] {
-            page.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            page.extend_from_slice(v);
-        }
-        let d = Dict::from_plain(&page, 4, None).unwrap();
-        assert_eq!(d.get(0), b"GPU");
-        assert_eq!(d.get(2), b"\xff\xfe");
-        assert_eq!((d.str(1), d.str(2), d.str(3)), (Some("  "), None, Some("")));
-        assert_eq!(d.blank, vec![false, true, false, true]);
-        assert_eq!(d.bad, vec![u32::MAX, u32::MAX, 0, u32::MAX]);
-        assert_eq!(d.hashes[0], xxh3_64(b"GPU"));
-        // One entry more than the page holds.
-        assert!(Dict::from_plain(&page, 5, None).is_err());
-        // A length past the end.
-        assert!(Dict::from_plain(&[9, 0, 0, 0, b'x'], 1, None).is_err());
-        // Fixed-length values: two of 2 bytes, and a third cut short.
-        let d = Dict::from_plain(&[1, 2, 3, 4], 2, Some(2)).unwrap();
-        assert_eq!((d.get(0), d.get(1)), (&[1u8, 2][..], &[3u8, 4][..]));
-        assert!(Dict::from_plain(&[1, 2, 3], 2, Some(2)).is_err());
-    }
-}
+#[path = "pages_tests.rs"]
+mod tests;

@@ -124,7 +124,9 @@ impl Table {
             if let Some(width) = paged(col, modes[k]) {
                 if pages::takes(chunk.encodings(), max_def) {
                     let pages = r.get_column_page_reader(col.index)?;
-                    return Ok(Reader::Paged(BytesChunk::new(pages, max_def, width)));
+                    return Ok(Reader::Paged(Box::new(BytesChunk::new(
+                        pages, max_def, width,
+                    ))));
                 }
             }
             r.get_column_reader(col.index)
@@ -244,7 +246,7 @@ const NULL_ROW: u32 = u32::MAX;
 /// whose encodings [`pages`] takes, page by page into dictionary slots.
 enum Reader {
     Crate(Box<ColumnReader>),
-    Paged(BytesChunk),
+    Paged(Box<BytesChunk>),
 }
 
 /// Whether a column read by `mode` is read by [`pages`], and then the
