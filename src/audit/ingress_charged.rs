@@ -1,4 +1,8 @@
+use std::cell::RefCell;
+
 use rust_decimal::Decimal;
+use rustc_hash::FxHashMap;
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
 use super::Emit;
 use crate::model::{Category, LineItem};
@@ -32,17 +36,49 @@ pub(crate) fn is_inbound(text: &str) -> bool {
     INBOUND.iter().any(|w| text.contains(w)) && !OUTBOUND.iter().any(|w| text.contains(w))
 }
 
+/// Descriptions and units whose [`is_inbound`] a thread remembers.
+const REMEMBERED: usize = 4096;
+
+thread_local! {
+    /// [`is_inbound`] of each (description, unit) seen on this thread,
+    /// by their hash: a bill repeats a few bandwidth lines on many rows.
+    static INBOUND_OF: RefCell<FxHashMap<u64, bool>> = RefCell::new(FxHashMap::default());
+}
+
+/// Whether a line's description and unit describe inbound traffic:
+/// [`is_inbound`] of both lowercased, remembered per distinct pair (a
+/// 64-bit hash of both, as for the GPU model memo).
+fn inbound(description: &str, unit: Option<&str>) -> bool {
+    let seed = xxh3_64(description.as_bytes());
+    let key = match unit {
+        Some(u) => xxh3_64_with_seed(u.as_bytes(), seed),
+        None => seed ^ 0x9e37_79b9_7f4a_7c15,
+    };
+    if let Some(found) = INBOUND_OF.with(|m| m.borrow().get(&key).copied()) {
+        return found;
+    }
+    // The description already joins the texts of every classification column.
+    let mut text = description.to_lowercase();
+    if let Some(u) = unit {
+        text.push('\n');
+        text.push_str(&u.to_lowercase());
+    }
+    let found = is_inbound(&text);
+    INBOUND_OF.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= REMEMBERED {
+            m.clear();
+        }
+        m.insert(key, found);
+    });
+    found
+}
+
 pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
     if item.category != Category::Bandwidth || item.amount <= Decimal::ZERO {
         return;
     }
-    // The description already joins the texts of every classification column.
-    let mut text = item.description.to_lowercase();
-    if let Some(u) = &item.unit {
-        text.push('\n');
-        text.push_str(&u.to_lowercase());
-    }
-    if !is_inbound(&text) {
+    if !inbound(&item.description, item.unit.as_deref()) {
         return;
     }
     let quantity = match (item.quantity, &item.unit) {
@@ -79,5 +115,22 @@ mod tests {
         assert!(!is_inbound(
             "instance 42 download charge: 12.5 gb * $0.02/gb"
         ));
+    }
+
+    /// The remembered answer is the one of the same description and unit:
+    /// the unit alone can make a line inbound (`-in-bytes` in `GB-In-Bytes`) or not (with
+    /// `Download` in it), and a repeat is answered from the memo as the
+    /// first time. Each answer is `is_inbound` of the two lowercased,
+    /// written out above.
+    #[test]
+    fn inbound_is_remembered_per_description_and_unit() {
+        for _ in 0..2 {
+            assert!(inbound("Data Transfer", Some("GB-In-Bytes")));
+            assert!(!inbound("Data Transfer", Some("GB")));
+            assert!(!inbound("Data Transfer", None));
+            assert!(!inbound("Ingress", Some("GB Download")));
+            assert!(inbound("Ingress", None));
+            assert!(inbound("公网入方向流量", Some("GB")));
+        }
     }
 }

@@ -24,13 +24,28 @@ use crate::model::{Category, LineItem};
 use crate::vocab::checks::Check;
 use crate::vocab::commitment::{PLAN_UNITS, PLAN_WORDS};
 
-/// Whether a compute line is a plan rented for a period.
+/// Whether a compute line is a plan rented for a period (what
+/// `Plans::add` asks, with the words remembered).
+#[cfg(test)]
 pub(crate) fn is_plan(item: &LineItem) -> bool {
-    let unit = item.unit.as_deref().map(|u| u.trim().to_lowercase());
-    if unit.as_deref().is_some_and(|u| PLAN_UNITS.contains(&u)) {
-        return true;
+    plan_unit(item.unit.as_deref()) || plan_words(&item.description)
+}
+
+/// Whether a unit is one of a plan's, compared whole and lowercased.
+fn plan_unit(unit: Option<&str>) -> bool {
+    let Some(u) = unit.map(str::trim) else {
+        return false;
+    };
+    if u.is_ascii() {
+        // The same answer as lowercasing it: the ASCII units are lowercase.
+        return PLAN_UNITS.iter().any(|p| u.eq_ignore_ascii_case(p));
     }
-    let text = fold(&item.description);
+    PLAN_UNITS.contains(&u.to_lowercase().as_str())
+}
+
+/// Whether a description has one of a plan's words.
+fn plan_words(description: &str) -> bool {
+    let text = fold(description);
     PLAN_WORDS.iter().any(|w| text.contains(w))
 }
 
@@ -49,6 +64,9 @@ struct Model {
 pub(crate) struct Plans {
     models: BTreeMap<&'static str, Model>,
     memo: Memo,
+    /// [`plan_words`] of each description's hash, as [`Memo`] keeps the
+    /// GPU models (at most [`Memo::CAP`]).
+    words: rustc_hash::FxHashMap<u64, bool>,
 }
 
 register!(Plans);
@@ -93,6 +111,20 @@ impl Accumulator for Plans {
 }
 
 impl Plans {
+    /// [`plan_words`], remembered per description.
+    fn plan_words(&mut self, description: &str) -> bool {
+        let k = super::usage::hash_text(description);
+        if let Some(&found) = self.words.get(&k) {
+            return found;
+        }
+        if self.words.len() >= Memo::CAP {
+            self.words.clear();
+        }
+        let found = plan_words(description);
+        self.words.insert(k, found);
+        found
+    }
+
     /// `part`: the part of the bill the item comes from ([`Sink::part`]).
     pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
         if item.category != Category::Compute {
@@ -101,7 +133,7 @@ impl Plans {
         let Some(model) = self.memo.gpu_model(&item.description) else {
             return;
         };
-        if is_plan(item) {
+        if plan_unit(item.unit.as_deref()) || self.plan_words(&item.description) {
             let m = self.models.entry(model).or_default();
             m.plan = m.plan.saturating_add(item.amount);
             m.first_plan
