@@ -170,7 +170,7 @@ impl DateScan {
 
     /// Reads a date cell in the file's order.
     pub fn datetime(&self, cell: &str) -> Option<NaiveDateTime> {
-        parse_datetime_in(cell, self.order)
+        remembered(cell, self.order)
     }
 
     /// [`parse_range_in`] in the file's order.
@@ -226,6 +226,63 @@ impl DateScan {
             (_, None) => None,
         }
     }
+}
+
+/// Cells of at most this many bytes have their [`parse_datetime_in`]
+/// remembered ([`remembered`]).
+const MEMO_TEXT: usize = 32;
+
+/// Slots of a thread's memo of dates (a power of two).
+const MEMO_SLOTS: usize = 4096;
+
+/// A remembered cell: its bytes, the order it was read in, its date.
+#[derive(Clone, Copy)]
+struct Memo {
+    len: u8,
+    order: DateOrder,
+    text: [u8; MEMO_TEXT],
+    value: Option<NaiveDateTime>,
+}
+
+thread_local! {
+    /// The last cell read in each slot of a cell's hash (an export repeats
+    /// each period's start and end on every row of the period).
+    static MEMO: std::cell::RefCell<Vec<Option<Memo>>> =
+        std::cell::RefCell::new(vec![None; MEMO_SLOTS]);
+}
+
+/// [`parse_datetime_in`], remembered per cell: a cell whose bytes and
+/// order are a slot's gets the slot's date (the same function of the same
+/// input), any other is parsed and takes the slot.
+fn remembered(cell: &str, order: DateOrder) -> Option<NaiveDateTime> {
+    let b = cell.as_bytes();
+    if b.len() > MEMO_TEXT {
+        return parse_datetime_in(cell, order);
+    }
+    let slot = (xxhash_rust::xxh3::xxh3_64(b) as usize) & (MEMO_SLOTS - 1);
+    let hit = MEMO.with(|m| {
+        let m = m.borrow();
+        let s = m.get(slot)?.as_ref()?;
+        (usize::from(s.len) == b.len() && s.order == order && &s.text[..b.len()] == b)
+            .then_some(s.value)
+    });
+    if let Some(value) = hit {
+        return value;
+    }
+    let value = parse_datetime_in(cell, order);
+    let mut text = [0u8; MEMO_TEXT];
+    text[..b.len()].copy_from_slice(b);
+    MEMO.with(|m| {
+        if let Some(s) = m.borrow_mut().get_mut(slot) {
+            *s = Some(Memo {
+                len: b.len() as u8,
+                order,
+                text,
+                value,
+            });
+        }
+    });
+    value
 }
 
 /// [`parse_datetime`] with slashed dates read in `order`. A slashed date

@@ -506,3 +506,52 @@ fn the_offset_fast_path_agrees_with_stripping_and_the_formats() {
         Some(dt("2024-05-20 18:00:00"))
     );
 }
+
+/// The memo of dates gives what parsing gives, for the same cell asked
+/// again, for cells that share a slot, in either order, for a cell longer
+/// than a slot holds, and for a cell that is no date. The dates are the
+/// cells' own, written out.
+#[test]
+fn remembered_dates_are_the_parsed_ones() {
+    let d = |y, m, day, h| {
+        NaiveDate::from_ymd_opt(y, m, day)
+            .unwrap()
+            .and_hms_opt(h, 0, 0)
+            .unwrap()
+    };
+    let cases = [
+        (
+            "2025-10-01T01:00:00Z",
+            DateOrder::MonthFirst,
+            Some(d(2025, 10, 1, 1)),
+        ),
+        ("03/04/2024", DateOrder::MonthFirst, Some(d(2024, 3, 4, 0))),
+        ("03/04/2024", DateOrder::DayFirst, Some(d(2024, 4, 3, 0))),
+        (
+            "2025-10-01T01:00:00.000000000000000+00:00",
+            DateOrder::MonthFirst,
+            Some(d(2025, 10, 1, 1)),
+        ),
+        ("not a date", DateOrder::MonthFirst, None),
+    ];
+    for _ in 0..2 {
+        for (cell, order, want) in cases {
+            assert_eq!(remembered(cell, order), want, "{cell}");
+            assert_eq!(
+                remembered(cell, order),
+                parse_datetime_in(cell, order),
+                "{cell}"
+            );
+        }
+    }
+    // Enough distinct cells that many share a slot: each still its own.
+    for round in 0..2 {
+        for h in 0..24 {
+            for day in 1..=28 {
+                let cell = format!("2025-02-{day:02}T{h:02}:00:00Z");
+                let got = remembered(&cell, DateOrder::MonthFirst);
+                assert_eq!(got, Some(d(2025, 2, day, h)), "{cell}, round {round}");
+            }
+        }
+    }
+}
