@@ -98,11 +98,26 @@ fn bill(path: &Path, threads: &str) -> serde_json::Value {
     b
 }
 
+/// The lines of a bill's `code` findings.
+fn lines_of(bill: &serde_json::Value, code: &str) -> Vec<serde_json::Value> {
+    let findings = bill["findings"].as_array().expect("findings");
+    let found = findings.iter().filter(|f| f["code"] == code);
+    found.map(|f| f["line"].clone()).collect()
+}
+
 /// The lines of a bill's `duplicate-line` findings.
 fn duplicate_lines(bill: &serde_json::Value) -> Vec<serde_json::Value> {
-    let findings = bill["findings"].as_array().expect("findings");
-    let dups = findings.iter().filter(|f| f["code"] == "duplicate-line");
-    dups.map(|f| f["line"].clone()).collect()
+    lines_of(bill, "duplicate-line")
+}
+
+/// Each `name`.parquet in `dir`, on 1 and 2 threads, gives the bill `csv`.
+fn each_gives<'n>(dir: &Path, names: impl IntoIterator<Item = &'n str>, csv: &serde_json::Value) {
+    for name in names {
+        for threads in ["1", "2"] {
+            let pq = bill(&dir.join(format!("{name}.parquet")), threads);
+            assert_eq!(&pq, csv, "{name} on {threads} threads");
+        }
+    }
 }
 
 #[test]
@@ -131,12 +146,7 @@ fn layouts_of_pages_give_the_csvs_report() {
     // differs from row 6 in Zeta, a column no profile reads.
     let dups = duplicate_lines(&csv);
     assert_eq!(dups, [serde_json::json!(3002)], "{csv}");
-    for (name, _, _) in LAYOUTS {
-        for threads in ["1", "2"] {
-            let pq = bill(&dir.path().join(format!("{name}.parquet")), threads);
-            assert_eq!(pq, csv, "{name} on {threads} threads");
-        }
-    }
+    each_gives(dir.path(), LAYOUTS.iter().map(|l| l.0), &csv);
 }
 
 #[test]
@@ -278,12 +288,7 @@ with open(f"{d}/rows.csv", "w", newline="") as f:
     // 4.00 + 1.50 + 4.00 = 9.50; line 4 repeats line 2 under li-3.
     assert_eq!(csv["total"], "9.50", "{csv}");
     assert_eq!(duplicate_lines(&csv), [serde_json::json!(4)], "{csv}");
-    for name in ["dict", "delta"] {
-        for threads in ["1", "2"] {
-            let pq = bill(&dir.path().join(format!("{name}.parquet")), threads);
-            assert_eq!(pq, csv, "{name} on {threads} threads");
-        }
-    }
+    each_gives(dir.path(), ["dict", "delta"], &csv);
 }
 
 /// A held cell longer than a cell may be (256 KiB) is named as in CSV in
@@ -325,21 +330,11 @@ with open(f"{d}/rows.csv", "w", newline="") as f:
     // Rows 100 and 8,500 (lines 102 and 8,502) are kept out: 8,998 x 1.00.
     assert_eq!(csv["total"], "8998.00", "{csv}");
     assert_eq!(csv["line_items"], 8998, "{csv}");
-    let findings = csv["findings"].as_array().expect("findings");
-    let long: Vec<_> = findings
-        .iter()
-        .filter(|f| f["code"] == "unparsable-value")
-        .map(|f| f["line"].clone())
-        .collect();
+    let long = lines_of(&csv, "unparsable-value");
     assert_eq!(
         long,
         [serde_json::json!(102), serde_json::json!(8502)],
         "{csv}"
     );
-    for name in ["dict", "plain", "delta"] {
-        for threads in ["1", "2"] {
-            let pq = bill(&dir.path().join(format!("{name}.parquet")), threads);
-            assert_eq!(pq, csv, "{name} on {threads} threads");
-        }
-    }
+    each_gives(dir.path(), ["dict", "plain", "delta"], &csv);
 }
