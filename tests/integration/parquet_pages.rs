@@ -16,9 +16,6 @@ use crate::common::{python_has, run, stderr};
 /// The rows (see `layouts_of_pages_give_the_csvs_report`), as a pyarrow
 /// table `t`, and the CSV of them at `dir`/rows.csv.
 const ROWS: &str = r#"
-import csv, decimal, sys
-import pyarrow as pa, pyarrow.parquet as pq
-d = sys.argv[1]
 rows = []
 for i in range(3000):
     kind = ["GPU hours", "Egress traffic", "Snapshot storage", "Block storage"][i % 4]
@@ -33,11 +30,7 @@ t = pa.table({"Description": pa.array(cols[0], pa.string()),
               "Currency": pa.array(cols[2], pa.string()),
               "Zeta": pa.array(cols[3], pa.string()),
               "Weight": pa.array(cols[4], pa.decimal128(9, 3))})
-with open(f"{d}/rows.csv", "w", newline="") as f:
-    w = csv.writer(f)
-    w.writerow(t.column_names)
-    for r in rows:
-        w.writerow(["" if v is None else v for v in r])
+write_csv(f"{d}/rows.csv", t.column_names, rows)
 "#;
 
 /// The layouts: name, `pq.write_table` arguments, and the encodings the
@@ -70,9 +63,27 @@ const LAYOUTS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// What every script starts with: the modules, the folder `d`, and
+/// `write_csv`, which writes the rows as a CSV export would (a null as an
+/// empty cell).
+const PRELUDE: &str = r#"
+import csv, decimal, sys
+import pyarrow as pa, pyarrow.parquet as pq
+d = sys.argv[1]
+D = decimal.Decimal
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for r in rows:
+            w.writerow(["" if v is None else v for v in r])
+"#;
+
+/// Runs `script` after [`PRELUDE`] with the folder `dir`.
 fn python(script: &str, dir: &Path) {
+    let script = format!("{PRELUDE}{script}");
     let o = Command::new("python3")
-        .args(["-c", script, dir.to_str().expect("utf-8 path")])
+        .args(["-c", &script, dir.to_str().expect("utf-8 path")])
         .output()
         .expect("python3");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -158,9 +169,6 @@ fn a_dictionary_entry_that_is_not_utf8_is_an_error_naming_the_row() {
     // Rows 1 and 3 name the same entry; the first whose row is read is
     // named. In `plain` the value is a PLAIN value, in `dict` an entry.
     let script = r#"
-import sys, decimal
-import pyarrow as pa, pyarrow.parquet as pq
-d = sys.argv[1]
 t = pa.table({"Description": pa.array([b"GPU hours", b"\xffGPU", b"Storage", b"\xffGPU"], pa.binary()),
               "Amount": pa.array([decimal.Decimal("1.00")] * 4, pa.decimal128(12, 2)),
               "Currency": pa.array(["USD"] * 4)})
@@ -196,10 +204,6 @@ fn a_repeat_across_parts_read_by_the_two_readers_is_a_duplicate() {
     std::fs::create_dir_all(&csv).expect("mkdir");
     std::fs::create_dir_all(&pq).expect("mkdir");
     let script = r#"
-import csv, decimal, sys
-import pyarrow as pa, pyarrow.parquet as pq
-d = sys.argv[1]
-D = decimal.Decimal
 part1 = [("GPU hours", D("4.00"), "USD", "team-a", D("0.125")),
          ("Egress traffic", D("1.50"), "USD", None, None),
          ("Block storage", D("2.25"), "USD", "team-b", D("0.500"))]
@@ -223,11 +227,7 @@ pq.write_table(table(part2), f"{d}/pq/bill_2.parquet", use_dictionary=False,
 e = pq.ParquetFile(f"{d}/pq/bill_2.parquet").metadata.row_group(0)
 assert "BYTE_STREAM_SPLIT" in e.column(1).encodings and "DELTA_BYTE_ARRAY" in e.column(3).encodings
 for name, rows in (("bill_1", part1), ("bill_2", part2)):
-    with open(f"{d}/csv/{name}.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["Description", "Amount", "Currency", "Zeta", "Weight"])
-        for r in rows:
-            w.writerow(["" if v is None else v for v in r])
+    write_csv(f"{d}/csv/{name}.csv", ["Description", "Amount", "Currency", "Zeta", "Weight"], rows)
 "#;
     python(script, dir.path());
     let from_csv = bill(&csv, "1");
@@ -262,10 +262,6 @@ fn a_repeat_under_a_fresh_row_id_is_a_duplicate() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let script = r#"
-import csv, decimal, sys
-import pyarrow as pa, pyarrow.parquet as pq
-d = sys.argv[1]
-D = decimal.Decimal
 rows = [("li-1", "GPU hours", D("4.00"), "USD"),
         ("li-2", "Egress traffic", D("1.50"), "USD"),
         ("li-3", "GPU hours", D("4.00"), "USD")]
@@ -277,11 +273,7 @@ t = pa.table({"line_item_id": pa.array(c[0], pa.string()),
 pq.write_table(t, f"{d}/dict.parquet")
 pq.write_table(t, f"{d}/delta.parquet", use_dictionary=False,
                column_encoding={"line_item_id": "DELTA_BYTE_ARRAY", "Description": "DELTA_BYTE_ARRAY"})
-with open(f"{d}/rows.csv", "w", newline="") as f:
-    w = csv.writer(f)
-    w.writerow(t.column_names)
-    for r in rows:
-        w.writerow(r)
+write_csv(f"{d}/rows.csv", t.column_names, rows)
 "#;
     python(script, dir.path());
     let csv = bill(&dir.path().join("rows.csv"), "1");
@@ -304,9 +296,6 @@ fn an_oversized_held_cell_is_named_in_its_batch_as_in_csv() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let script = r#"
-import csv, decimal, sys
-import pyarrow as pa, pyarrow.parquet as pq
-d = sys.argv[1]
 rows = []
 for i in range(9000):
     desc = "x" * 300000 if i in (100, 8500) else ["GPU hours", "Egress traffic"][i % 2]
@@ -319,11 +308,7 @@ pq.write_table(t, f"{d}/dict.parquet")
 pq.write_table(t, f"{d}/plain.parquet", use_dictionary=False)
 pq.write_table(t, f"{d}/delta.parquet", use_dictionary=False,
                column_encoding={"Description": "DELTA_LENGTH_BYTE_ARRAY"})
-with open(f"{d}/rows.csv", "w", newline="") as f:
-    w = csv.writer(f)
-    w.writerow(t.column_names)
-    for r in rows:
-        w.writerow(r)
+write_csv(f"{d}/rows.csv", t.column_names, rows)
 "#;
     python(script, dir.path());
     let csv = bill(&dir.path().join("rows.csv"), "1");
