@@ -120,6 +120,21 @@ impl Dict {
     }
 }
 
+/// Takes the PLAIN value at `pos` of a data page into `out`'s values and
+/// moves `pos` past it; its slot.
+fn next_plain(
+    data: &[u8],
+    pos: &mut usize,
+    width: Option<usize>,
+    out: &mut Slots,
+) -> Result<u32, String> {
+    let (start, end) = plain_value(data, *pos, width).ok_or("a data page ends inside a value")?;
+    *pos = end;
+    out.plain.extend_from_slice(&data[start..end]);
+    out.plain_ends.push(out.plain.len() as u32);
+    Ok(PLAIN + (out.plain_ends.len() - 1) as u32)
+}
+
 /// A PLAIN value at `pos`: a byte array (`width` `None`: a 4-byte length,
 /// then its bytes) or a fixed-length one of `width` bytes; its bytes'
 /// range, `None` when the data ends first. Offsets fit in `u32`: a page is
@@ -507,12 +522,8 @@ impl BytesChunk {
             }
             Values::Plain(data, pos) => {
                 for _ in 0..values {
-                    let (from, end) = plain_value(data, *pos, self.width)
-                        .ok_or("a data page ends inside a value")?;
-                    *pos = end;
-                    out.plain.extend_from_slice(&data[from..end]);
-                    out.plain_ends.push(out.plain.len() as u32);
-                    out.rows.push(PLAIN + (out.plain_ends.len() - 1) as u32);
+                    let slot = next_plain(data, pos, self.width, out)?;
+                    out.rows.push(slot);
                 }
             }
             Values::None => return Err("a data page without values".into()),
@@ -560,14 +571,7 @@ impl BytesChunk {
                     }
                     k
                 }
-                Values::Plain(data, pos) => {
-                    let (start, end) = plain_value(data, *pos, self.width)
-                        .ok_or("a data page ends inside a value")?;
-                    *pos = end;
-                    out.plain.extend_from_slice(&data[start..end]);
-                    out.plain_ends.push(out.plain.len() as u32);
-                    PLAIN + (out.plain_ends.len() - 1) as u32
-                }
+                Values::Plain(data, pos) => next_plain(data, pos, self.width, out)?,
                 Values::None => return Err("a data page without values".into()),
             };
             out.rows.push(slot);
