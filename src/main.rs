@@ -23,11 +23,14 @@ const MI_OPTION_ARENA_PURGE_MULT: libmimalloc_sys::mi_option_t = 24;
 const PURGE_DELAY_MS: std::ffi::c_long = 10;
 
 fn main() -> ExitCode {
-    // SAFETY: plain setters of two of mimalloc's options, called before any
-    // other thread runs; an option read later sees the value.
-    unsafe {
-        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS);
-        libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_PURGE_MULT, 1);
+    // A user's own MIMALLOC_PURGE_DELAY wins (mimalloc reads it itself).
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: plain setters of two of mimalloc's options, called before
+        // any other thread runs; an option read later sees the value.
+        unsafe {
+            libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS);
+            libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_PURGE_MULT, 1);
+        }
     }
     cli::set_panic_hook();
     match std::panic::catch_unwind(cli::run) {
