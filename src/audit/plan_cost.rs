@@ -63,10 +63,6 @@ struct Model {
 #[derive(Debug, Default)]
 pub(crate) struct Plans {
     models: BTreeMap<&'static str, Model>,
-    memo: Memo,
-    /// [`plan_words`] of each description's hash, as [`Memo`] keeps the
-    /// GPU models (at most [`Memo::CAP`]).
-    words: rustc_hash::FxHashMap<u64, bool>,
 }
 
 register!(Plans);
@@ -79,7 +75,7 @@ impl Accumulator for Plans {
     }
 
     fn update(&mut self, item: &LineItem, row: &mut Row<'_>) {
-        self.add(item, row.part);
+        self.add(item, row.part, row.memo);
     }
 
     /// Adds the lines of the rows right after these.
@@ -111,36 +107,23 @@ impl Accumulator for Plans {
 }
 
 impl Plans {
-    /// [`plan_words`], remembered per description.
-    fn plan_words(&mut self, description: &str) -> bool {
-        let k = super::usage::hash_text(description);
-        if let Some(&found) = self.words.get(&k) {
-            return found;
-        }
-        if self.words.len() >= Memo::CAP {
-            self.words.clear();
-        }
-        let found = plan_words(description);
-        self.words.insert(k, found);
-        found
-    }
-
-    /// `part`: the part of the bill the item comes from ([`Sink::part`]).
-    pub(crate) fn add(&mut self, item: &LineItem, part: usize) {
+    /// `part`: the part of the bill the item comes from ([`Sink::part`]);
+    /// `memo`: the thread's memo of GPU models, units and plan words.
+    pub(crate) fn add(&mut self, item: &LineItem, part: usize, memo: &mut Memo) {
         if item.category != Category::Compute {
             return;
         }
-        let Some(model) = self.memo.gpu_model(&item.description) else {
+        let Some(model) = memo.gpu_model(&item.description) else {
             return;
         };
-        if plan_unit(item.unit.as_deref()) || self.plan_words(&item.description) {
+        if plan_unit(item.unit.as_deref()) || memo.plan_words(&item.description, plan_words) {
             let m = self.models.entry(model).or_default();
             m.plan = m.plan.saturating_add(item.amount);
             m.first_plan
                 .get_or_insert_with(|| (part, item.line, item.description.clone()));
             return;
         }
-        let per = item.unit.as_deref().and_then(|u| self.memo.unit_hours(u));
+        let per = item.unit.as_deref().and_then(|u| memo.unit_hours(u));
         let Some(hours) = item.quantity.zip(per).and_then(|(q, p)| q.checked_mul(p)) else {
             return;
         };
@@ -294,8 +277,9 @@ mod tests {
 
     fn run(items: &[LineItem], p: &Policy) -> Vec<(Option<u64>, String)> {
         let mut plans = Plans::default();
+        let memo = &mut Memo::default();
         for i in items {
-            plans.add(i, 0);
+            plans.add(i, 0, memo);
         }
         let mut sink = Sink::new("bill.csv", p);
         plans.report(Some("CNY"), &mut sink);
@@ -347,13 +331,14 @@ mod tests {
             line(3, "RTX 4090 运行时长", "120", "小时", "0.00"),
             line(4, "RTX 4090 运行时长", "80", "小时", "0.00"),
         ];
+        let memo = &mut Memo::default();
         let mut one = Plans::default();
-        rows.iter().for_each(|r| one.add(r, 0));
+        rows.iter().for_each(|r| one.add(r, 0, memo));
         let mut a = Plans::default();
-        a.add(&rows[0], 0);
+        a.add(&rows[0], 0, memo);
         let mut b = Plans::default();
-        b.add(&rows[1], 0);
-        b.add(&rows[2], 0);
+        b.add(&rows[1], 0, &mut Memo::default());
+        b.add(&rows[2], 0, memo);
         Accumulator::merge(&mut a, b, 0);
         assert_eq!(a.models, one.models);
     }

@@ -104,13 +104,18 @@ pub(crate) fn gpu_model(text: &str) -> Option<&'static str> {
     None
 }
 
-/// Remembers [`gpu_model`] and [`unit_hours`] for texts already seen: bills
-/// repeat the same few descriptions and units on most rows. Bounded: the
-/// memory starts afresh after [`Memo::CAP`] texts.
+/// Remembers [`gpu_model`] and [`unit_hours`] for texts already seen, and
+/// whether a description names a plan (`plan-costlier-than-on-demand`'s
+/// words): bills repeat the same few descriptions and units on most rows.
+/// One memo serves every state a thread builds, range after range
+/// ([`super::Caches`]): a check's own memo would start empty in each range
+/// and look every description up again. Bounded: each table starts afresh
+/// after [`Memo::CAP`] texts.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     models: rustc_hash::FxHashMap<u64, Option<&'static str>>,
     units: Vec<(String, Option<Decimal>)>,
+    plans: rustc_hash::FxHashMap<u64, bool>,
 }
 
 impl Memo {
@@ -129,6 +134,21 @@ impl Memo {
         let m = gpu_model(description);
         self.models.insert(k, m);
         m
+    }
+
+    /// `plan_words(description)`, remembered per description (the one
+    /// test `plan_cost` asks of a description).
+    pub(crate) fn plan_words(&mut self, description: &str, plan_words: fn(&str) -> bool) -> bool {
+        let k = hash_text(description);
+        if let Some(&found) = self.plans.get(&k) {
+            return found;
+        }
+        if self.plans.len() >= Self::CAP {
+            self.plans.clear();
+        }
+        let found = plan_words(description);
+        self.plans.insert(k, found);
+        found
     }
 
     pub(crate) fn unit_hours(&mut self, unit: &str) -> Option<Decimal> {
