@@ -81,34 +81,6 @@ impl Cells for InPlace<'_> {
     fn byte_len(&self) -> usize {
         self.lens().sum()
     }
-
-    /// Copies a cell of the buffer in whole blocks of 16 bytes when the
-    /// buffer goes on that far (one load and one store for most cells,
-    /// instead of a `memcpy` call each): the bytes past a cell's end are
-    /// overwritten by the next cell's or left after the last one.
-    fn join_into(&self, out: &mut Vec<u8>) -> usize {
-        const BLOCK: usize = 16;
-        let total = self.byte_len();
-        if out.len() < total + BLOCK {
-            out.resize(total + BLOCK, 0);
-        }
-        let (buf, n) = (self.buf, self.buf.len());
-        let mut w = 0;
-        for &(s, e) in self.bounds {
-            let len = e - s;
-            if s < n && e + BLOCK <= n {
-                let mut k = 0;
-                while k < len {
-                    out[w + k..w + k + BLOCK].copy_from_slice(&buf[s + k..s + k + BLOCK]);
-                    k += BLOCK;
-                }
-            } else {
-                out[w..w + len].copy_from_slice(self.cell((s, e)));
-            }
-            w += len;
-        }
-        total
-    }
 }
 
 /// The record [`RangeRecords::next`](super::RangeRecords::next) read: in
