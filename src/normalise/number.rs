@@ -265,25 +265,42 @@ pub fn parse_number(raw: &str, mark: DecimalMark) -> Result<Cell, NumberError> {
 
 /// The common case without any allocation: `-123.4500`, as machine exports
 /// write it (ASCII digits, at most one dot, an optional leading minus, at most
-/// 28 digits). Anything else takes the general path.
+/// 28 digits). Anything else takes the general path. Up to 19 digits (all but
+/// a few cells) the mantissa is built as the digits are checked, in one pass;
+/// the value, scale included, is the one `Decimal::from_str_exact` gives
+/// (`fast_numbers_are_from_str_exact`).
 fn plain_fast(raw: &str) -> Option<Decimal> {
     let b = raw.as_bytes();
-    let digits = b.strip_prefix(b"-").unwrap_or(b);
+    let (negative, digits) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
     if digits.is_empty() || digits.len() > 28 || digits[0] == b'.' {
         return None;
     }
-    let mut dots = 0;
-    for &c in digits {
+    // Every number of 19 digits fits a u64 (10^19 - 1 < 2^64).
+    let (mut m, mut n, mut dot) = (0u64, 0usize, None);
+    for (i, &c) in digits.iter().enumerate() {
         match c {
-            b'0'..=b'9' => {}
-            b'.' => dots += 1,
+            b'0'..=b'9' => {
+                if n < 19 {
+                    m = m * 10 + u64::from(c - b'0');
+                }
+                n += 1;
+            }
+            b'.' if dot.is_none() => dot = Some(i),
             _ => return None,
         }
     }
-    if dots > 1 || digits.last() == Some(&b'.') {
+    if digits.last() == Some(&b'.') {
         return None;
     }
-    let mut d = Decimal::from_str_exact(raw).ok()?;
+    let mut d = if n <= 19 {
+        let scale = dot.map_or(0, |i| digits.len() - i - 1);
+        Decimal::from_parts(m as u32, (m >> 32) as u32, 0, negative, scale as u32)
+    } else {
+        Decimal::from_str_exact(raw).ok()?
+    };
     if d.is_zero() {
         d.set_sign_positive(true);
     }

@@ -1,6 +1,27 @@
 use super::*;
 
 proptest::proptest! {
+    /// The fast path's value is `from_str_exact`'s, mantissa and scale
+    /// alike (so `1.50` stays `1.50`), a zero without its sign, on both
+    /// sides of 19 digits (a u64 mantissa, else `from_str_exact`).
+    #[test]
+    fn fast_numbers_are_from_str_exact(s in "-?[0-9]{1,22}(\\.[0-9]{1,12})?") {
+        let want = Decimal::from_str_exact(&s).ok().map(|mut d| {
+            if d.is_zero() {
+                d.set_sign_positive(true);
+            }
+            d
+        });
+        // Past 28 bytes of digits and dot the general path reads it.
+        let got = plain_fast(&s);
+        if s.trim_start_matches('-').len() <= 28 {
+            proptest::prop_assert!(got.is_some(), "{}", s);
+        }
+        if let Some(got) = got {
+            proptest::prop_assert_eq!(Some(got.serialize()), want.map(|d| d.serialize()), "{}", s);
+        }
+    }
+
     #[test]
     fn fast_trim_is_trim(s in "[ \t\u{3000}\u{a0}a-z0-9.]{0,12}") {
         proptest::prop_assert_eq!(trim(&s), s.trim());
