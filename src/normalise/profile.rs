@@ -30,10 +30,13 @@ pub enum Role {
     /// The tax charged on the line, in its own column (`tax`, `VAT`,
     /// `税额`): a `tax` item beside the charge (`super::tax_column`).
     Tax,
+    /// The amount with its tax beside a net one, no tax column (`Net,
+    /// Total`): gross - net is a `tax` item (`super::tax_column`).
+    Gross,
 }
 
 impl Role {
-    pub const ALL: [Role; 14] = [
+    pub const ALL: [Role; 15] = [
         Role::Description,
         Role::Amount,
         Role::Quantity,
@@ -48,6 +51,7 @@ impl Role {
         Role::Period,
         Role::ResourceId,
         Role::Tax,
+        Role::Gross,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -66,6 +70,7 @@ impl Role {
             Role::Period => "period",
             Role::ResourceId => "resource_id",
             Role::Tax => "tax",
+            Role::Gross => "gross",
         }
     }
 
@@ -79,6 +84,7 @@ impl Role {
             "item" => "description",
             "resource" => "resource_id",
             "vat" | "tax_amount" => "tax",
+            "gross_amount" => "gross",
             other => other,
         };
         Role::ALL.into_iter().find(|r| r.as_str() == s)
@@ -267,6 +273,7 @@ pub fn generic() -> Profile {
             (Role::Period, v(h::PERIOD)),
             (Role::ResourceId, v(h::RESOURCE_ID)),
             (Role::Tax, v(h::TAX)),
+            (Role::Gross, v(h::GROSS)),
         ],
         class_tiers: vec![
             cat(&[h::DESCRIPTION, h::LINE_KIND]),
@@ -581,6 +588,7 @@ pub fn map_header(
         let i = super::header::override_column(&names, name)?;
         map.roles.assign(*role, i);
     }
+    settle_gross(&mut map, overrides);
     if signed {
         let mut missing = Vec::new();
         if map.get(Role::Amount).is_none() {
@@ -649,6 +657,30 @@ pub fn map_header(
         .and_then(|r| find(&r.column).map(|i| (i, r.clone())));
     map.terms = super::terms::map(&profile.terms, &names);
     Some(Ok(map))
+}
+
+/// Keeps the gross role only where it gives the tax: no tax column, and a
+/// net-named column beside it (`Net, Total`), made the amount when the names
+/// chose the net or the gross one (not `Amount` beside them) or the user did;
+/// or a gross column the user named beside another amount.
+fn settle_gross(map: &mut ColumnMap, overrides: &ColumnOverrides) {
+    let named = |role| overrides.iter().any(|(r, _)| *r == role);
+    let (Some(gross), Some(amount)) = (map.get(Role::Gross), map.get(Role::Amount)) else {
+        return;
+    };
+    let net = super::header::net_column(&map.names).filter(|&n| n != gross);
+    let keep = map.get(Role::Tax).is_none()
+        && match net {
+            _ if named(Role::Gross) => amount != gross,
+            Some(n) if named(Role::Amount) => amount == n,
+            Some(n) => amount == n || amount == gross,
+            None => false,
+        };
+    match net {
+        Some(n) if keep && !named(Role::Gross) => map.roles.insert(Role::Amount, n),
+        _ if keep => None,
+        _ => map.roles.remove(Role::Gross),
+    };
 }
 
 /// The spelling users know for a normalised column name (`billedcost` ->

@@ -182,7 +182,12 @@ impl RowNormaliser<'_> {
         let role = Role::ALL.into_iter().find(|r| m.get(*r) == Some(col));
         match role {
             Some(
-                Role::Amount | Role::Quantity | Role::UnitPrice | Role::ListAmount | Role::Tax,
+                Role::Amount
+                | Role::Quantity
+                | Role::UnitPrice
+                | Role::ListAmount
+                | Role::Tax
+                | Role::Gross,
             ) => {
                 return Join::Figure;
             }
