@@ -9,87 +9,9 @@ use crate::model::Category;
 use crate::normalise::header::{NormHeader, normalise_header};
 use crate::normalise::number::DecimalMark;
 
-/// What a column holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    Description,
-    Amount,
-    Quantity,
-    Unit,
-    UnitPrice,
-    /// The unit of the price (`元/万次`), when apart from the usage unit.
-    PriceUnit,
-    ListAmount,
-    Currency,
-    Date,
-    Start,
-    End,
-    /// A `start - end` range in one cell.
-    Period,
-    ResourceId,
-    /// The tax charged on the line, in its own column (`tax`, `VAT`,
-    /// `税额`): a `tax` item beside the charge (`super::tax_column`).
-    Tax,
-    /// The amount with its tax beside a net one, no tax column (`Net,
-    /// Total`): gross - net is a `tax` item (`super::tax_column`).
-    Gross,
-}
+mod role;
 
-impl Role {
-    pub const ALL: [Role; 15] = [
-        Role::Description,
-        Role::Amount,
-        Role::Quantity,
-        Role::Unit,
-        Role::UnitPrice,
-        Role::PriceUnit,
-        Role::ListAmount,
-        Role::Currency,
-        Role::Date,
-        Role::Start,
-        Role::End,
-        Role::Period,
-        Role::ResourceId,
-        Role::Tax,
-        Role::Gross,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Description => "description",
-            Role::Amount => "amount",
-            Role::Quantity => "quantity",
-            Role::Unit => "unit",
-            Role::UnitPrice => "unit_price",
-            Role::PriceUnit => "price_unit",
-            Role::ListAmount => "list_amount",
-            Role::Currency => "currency",
-            Role::Date => "date",
-            Role::Start => "start",
-            Role::End => "end",
-            Role::Period => "period",
-            Role::ResourceId => "resource_id",
-            Role::Tax => "tax",
-            Role::Gross => "gross",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Role> {
-        let s = s.trim().to_ascii_lowercase().replace(['-', ' '], "_");
-        let s = match s.as_str() {
-            "price" | "rate" | "unitprice" => "unit_price",
-            "list" | "list_cost" | "listamount" => "list_amount",
-            "qty" => "quantity",
-            "cost" => "amount",
-            "item" => "description",
-            "resource" => "resource_id",
-            "vat" | "tax_amount" => "tax",
-            "gross_amount" => "gross",
-            other => other,
-        };
-        Role::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-}
+pub use role::Role;
 
 /// A column value that decides the category outright.
 #[derive(Debug, Clone)]
@@ -239,6 +161,9 @@ pub struct Profile {
     /// Rows at the top that are never taken for the header (a user
     /// profile's `skip`).
     pub skip_rows: usize,
+    /// The amount includes the tax of the tax column (AWS monthly report's
+    /// `TotalCost` beside `TaxAmount`): the tax is taken out of the charge.
+    pub amount_includes_tax: bool,
     /// Commitment and contract columns, aliases per term (`super::terms`).
     pub terms: Vec<(super::terms::Term, Vec<String>)>,
 }
@@ -294,6 +219,7 @@ pub fn generic() -> Profile {
         date_formats: Vec::new(),
         date_order: None,
         skip_rows: 0,
+        amount_includes_tax: false,
         terms: Vec::new(),
     }
 }
@@ -326,6 +252,8 @@ pub struct ColumnMap {
     pub record_type: Option<(usize, RecordTypes)>,
     /// The commitment and contract columns found (`super::terms`).
     pub terms: Vec<(super::terms::Term, usize)>,
+    /// The profile says the amount includes the tax column's tax.
+    pub amount_includes_tax: bool,
 }
 
 /// Headers (lowercase, normalised) of columns that give each row its own id.
@@ -557,6 +485,7 @@ pub fn map_header(
         raw: cells.to_vec(),
         date_formats: profile.date_formats.clone(),
         date_order: profile.date_order,
+        amount_includes_tax: profile.amount_includes_tax,
         ..ColumnMap::default()
     };
     // `--cost effective` swaps the amount column for the profile's EffectiveCost.

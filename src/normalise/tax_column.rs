@@ -78,13 +78,16 @@ impl RowNormaliser<'_> {
         tax_item(item, &column, tax.amount)
     }
 
-    /// Whether the amount column's header says the amount includes the tax.
+    /// Whether the amount includes the tax: the profile says so, or the
+    /// amount column's header does.
     pub(super) fn amount_is_gross(&self) -> bool {
-        self.map
-            .get(Role::Amount)
-            .and_then(|i| self.map.names.get(i))
-            // Header names are kept lowercased (`header::normalise_header`).
-            .is_some_and(|name| GROSS_MARKERS.iter().any(|m| name.contains(m)))
+        self.map.amount_includes_tax
+            || self
+                .map
+                .get(Role::Amount)
+                .and_then(|i| self.map.names.get(i))
+                // Header names are kept lowercased (`header::normalise_header`).
+                .is_some_and(|name| GROSS_MARKERS.iter().any(|m| name.contains(m)))
     }
 }
 
