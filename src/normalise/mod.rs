@@ -65,8 +65,9 @@ pub enum RowOutcome {
         currency: Option<String>,
     },
     /// A finding about the row whose outcome follows (`ragged-row`:
-    /// [`RowNormaliser::mend`]); not a row itself, counted nowhere.
-    Remark(Box<Finding>),
+    /// [`RowNormaliser::mend`]) and the row's shape (rows of one shape are
+    /// one finding); not a row itself, counted nowhere.
+    Remark(Box<Finding>, Box<str>),
 }
 
 /// The result of trying the profiles on one header candidate.

@@ -226,7 +226,9 @@ impl<'p> Bills<'p> {
                 }
             }
             RowOutcome::Skip(reason, finding) => self.primary().add_skip(*reason, finding.take()),
-            RowOutcome::Remark(finding) => self.primary().add_finding((**finding).clone()),
+            RowOutcome::Remark(finding, shape) => {
+                self.primary().add_ragged((**finding).clone(), shape);
+            }
             RowOutcome::Stated {
                 kind,
                 amount,

@@ -161,6 +161,7 @@ fn parallel_reading_equals_sequential_reading() {
     let want = audit(path, SEQUENTIAL);
     assert!(want.contains("unparsable-value") && want.contains("missing-amount"));
     assert!(want.contains("read as one `Amount`") && want.contains("read by position"));
+    assert!(want.contains("rows have this shape"));
     for chunk in [64, 100, 333, 1000, 4096, 65536] {
         assert_eq!(audit(path, parallel(chunk)), want, "chunk size {chunk}");
     }
