@@ -39,6 +39,7 @@ pub(crate) mod subtotal_mismatch;
 mod thresholds;
 pub(crate) mod total_mismatch;
 pub(crate) mod unclassified_items;
+pub mod unstated;
 pub(crate) mod unused_commitment;
 pub(crate) mod usage;
 // The stateful checks whose files are not named above (build.rs).

@@ -23,6 +23,7 @@ use super::in_order::InOrder;
 use super::*;
 use crate::model::{Category, Check, Finding, LineItem, Totals};
 use crate::normalise::SkipReason;
+use crate::vocab::summary::SummaryKind;
 
 /// The checks of one line alone.
 fn check_item<'p>(item: &LineItem, out: &mut impl Emit<'p>) {
@@ -63,6 +64,8 @@ pub struct BillState<'p> {
     top_hidden: TopHidden,
     /// `ragged-row` findings by shape ([`ragged_rows`]).
     ragged: ragged_rows::RaggedRows,
+    /// Tax and discount summary rows without a figure ([`unstated`]).
+    unstated: unstated::Unstated,
     monthly: MonthlyTally,
     gpu: gpu_usage::GpuTally,
     /// The state of every stateful check, each registered in its own file
@@ -119,6 +122,7 @@ impl<'p> BillState<'p> {
             first_item: None,
             top_hidden: TopHidden::default(),
             ragged: ragged_rows::RaggedRows::default(),
+            unstated: unstated::Unstated::default(),
             monthly: MonthlyTally::start(start),
             gpu: gpu_usage::GpuTally::start(start),
             checks: States::start(start),
@@ -177,6 +181,13 @@ impl<'p> BillState<'p> {
         self.ragged.add(f, shape, part);
     }
 
+    /// A tax or discount summary row without a figure: a `summary` skip,
+    /// named in a note ([`unstated`]).
+    pub fn add_unstated(&mut self, line: u64, kind: SummaryKind, label: &str) {
+        self.skipped.add(SkipReason::Summary);
+        self.unstated.add(line, kind, label);
+    }
+
     /// Takes a finding made by an earlier stage (e.g. `unparsable-value`).
     pub fn add_finding(&mut self, f: Finding) {
         self.order.emit(f.code, f.line, f.message);
@@ -223,6 +234,7 @@ impl<'p> BillState<'p> {
         self.order.merge(later.order);
         self.top_hidden.merge(later.top_hidden.in_part(part));
         self.ragged.merge(later.ragged, part);
+        self.unstated.merge(later.unstated);
         self.monthly.merge(later.monthly);
         self.gpu.merge(later.gpu);
         self.checks.merge(later.checks, part);
@@ -250,6 +262,7 @@ impl<'p> BillState<'p> {
         }
         self.top_hidden = std::mem::take(&mut self.top_hidden).shift_lines(by);
         self.ragged.shift_lines(by);
+        self.unstated.shift_lines(by);
         self.checks.shift_lines(by);
     }
 
@@ -328,7 +341,7 @@ impl<'p> BillState<'p> {
             findings,
             passed,
             baseline: None,
-            notes: Vec::new(),
+            notes: self.unstated.note().into_iter().collect(),
             encoding: None,
             inferred_columns: Vec::new(),
         }

@@ -68,6 +68,13 @@ pub enum RowOutcome {
     /// [`RowNormaliser::mend`]) and the row's shape (rows of one shape are
     /// one finding); not a row itself, counted nowhere.
     Remark(Box<Finding>, Box<str>),
+    /// A tax or discount summary row without a figure (`VAT` and an empty
+    /// amount): a `summary` skip the report names in a note, not a
+    /// `missing-amount` (`summary_row::without_figure`).
+    Unstated {
+        kind: SummaryKind,
+        label: String,
+    },
 }
 
 /// The result of trying the profiles on one header candidate.
@@ -441,11 +448,11 @@ impl RowNormaliser<'_> {
 
         let mut amount = match self.number(line, rec, figures, Role::Amount)? {
             Some(a) => a,
-            // A subtotal or total without a figure states nothing; a tax or
-            // discount row without one is an item whose amount is missing.
-            None if matches!(summary, Some(SummaryKind::Subtotal | SummaryKind::Total)) => {
+            // A summary row without a figure states nothing.
+            None if summary.is_some() => {
+                let outcome = summary_row::without_figure(summary, tiers);
                 spare.push(item);
-                return Ok(RowOutcome::Skip(SkipReason::Summary, None));
+                return Ok(outcome);
             }
             None => {
                 spare.push(item);

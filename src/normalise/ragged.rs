@@ -235,7 +235,10 @@ impl RowNormaliser<'_> {
                 Some(Some(item.amount))
             }
             Ok(RowOutcome::Stated { amount, .. }) => Some(Some(amount)),
-            Ok(RowOutcome::Skip(SkipReason::Summary | SkipReason::Blank, _)) => Some(None),
+            Ok(
+                RowOutcome::Skip(SkipReason::Summary | SkipReason::Blank, _)
+                | RowOutcome::Unstated { .. },
+            ) => Some(None),
             Ok(
                 RowOutcome::Skip(SkipReason::Unparsable | SkipReason::MissingAmount, _)
                 | RowOutcome::Remark(..),

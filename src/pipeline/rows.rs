@@ -47,7 +47,10 @@ impl Classify<'_> {
                     self.opts.classifier.classify(c);
                 }
             }
-            RowOutcome::Skip(..) | RowOutcome::Stated { .. } | RowOutcome::Remark(..) => {}
+            RowOutcome::Skip(..)
+            | RowOutcome::Stated { .. }
+            | RowOutcome::Remark(..)
+            | RowOutcome::Unstated { .. } => {}
         }
     }
 }
@@ -110,7 +113,7 @@ pub(super) fn shift_lines(outcome: &mut RowOutcome, by: u64) {
         }
         RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
         RowOutcome::Remark(f, _) => f.line = f.line.map(|l| l + by),
-        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } => {}
+        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } | RowOutcome::Unstated { .. } => {}
     }
 }
 

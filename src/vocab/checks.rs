@@ -308,7 +308,7 @@ pub const CHECKS: &[CheckInfo] = &[
         code: "missing-amount",
         default_severity: Severity::Warning,
         summary: "a row has no amount (an empty cell or a placeholder); it is counted as skipped",
-        what: "Fires for a data row whose amount cell is empty or a placeholder (`-`, `--`, `NULL`, `N/A`). The row is counted in `skipped_rows` and not added to any total. Rows that are entirely empty are counted as blank, without a finding.",
+        what: "Fires for a data row whose amount cell is empty or a placeholder (`-`, `--`, `NULL`, `N/A`). The row is counted in `skipped_rows` and not added to any total. Rows that are entirely empty are counted as blank, without a finding. A tax or discount summary row (`VAT`, `Discount`) without a figure is no charge that lost its amount: it is a `summary` skip that the report names in a note, without this finding.",
         why: "A charge line without an amount is either a note or a charge the export lost. Counting it keeps every row accounted for.",
         example: "line 7: column `Cost` is empty; the row is kept out of the totals.",
         compares: None,
