@@ -28,6 +28,7 @@ pub(crate) mod line_arithmetic;
 pub(crate) mod monthly;
 pub(crate) mod parse_double_counted;
 pub(crate) mod plan_cost;
+pub mod ragged_rows;
 pub(crate) mod rate_above_reference;
 pub(crate) mod replica_redundancy;
 pub(crate) mod replica_share;
@@ -38,6 +39,7 @@ pub(crate) mod subtotal_mismatch;
 mod thresholds;
 pub(crate) mod total_mismatch;
 pub(crate) mod unclassified_items;
+pub mod unstated;
 pub(crate) mod unused_commitment;
 pub(crate) mod usage;
 // The stateful checks whose files are not named above (build.rs).

@@ -23,6 +23,7 @@ use super::in_order::InOrder;
 use super::*;
 use crate::model::{Category, Check, Finding, LineItem, Totals};
 use crate::normalise::SkipReason;
+use crate::vocab::summary::SummaryKind;
 
 /// The checks of one line alone.
 fn check_item<'p>(item: &LineItem, out: &mut impl Emit<'p>) {
@@ -61,6 +62,10 @@ pub struct BillState<'p> {
     /// is said to overflow.
     first_item: Option<u64>,
     top_hidden: TopHidden,
+    /// `ragged-row` findings by shape ([`ragged_rows`]).
+    ragged: ragged_rows::RaggedRows,
+    /// Tax and discount summary rows without a figure ([`unstated`]).
+    unstated: unstated::Unstated,
     monthly: MonthlyTally,
     gpu: gpu_usage::GpuTally,
     /// The state of every stateful check, each registered in its own file
@@ -116,6 +121,8 @@ impl<'p> BillState<'p> {
             overflow_at: None,
             first_item: None,
             top_hidden: TopHidden::default(),
+            ragged: ragged_rows::RaggedRows::default(),
+            unstated: unstated::Unstated::default(),
             monthly: MonthlyTally::start(start),
             gpu: gpu_usage::GpuTally::start(start),
             checks: States::start(start),
@@ -167,6 +174,20 @@ impl<'p> BillState<'p> {
         }
     }
 
+    /// The `ragged-row` finding of a row read as shape `shape`: one
+    /// finding per shape at the end ([`ragged_rows`]).
+    pub fn add_ragged(&mut self, f: Finding, shape: &str) {
+        let part = self.order.part();
+        self.ragged.add(f, shape, part);
+    }
+
+    /// A tax or discount summary row without a figure: a `summary` skip,
+    /// named in a note ([`unstated`]).
+    pub fn add_unstated(&mut self, line: u64, kind: SummaryKind, label: &str) {
+        self.skipped.add(SkipReason::Summary);
+        self.unstated.add(line, kind, label);
+    }
+
     /// Takes a finding made by an earlier stage (e.g. `unparsable-value`).
     pub fn add_finding(&mut self, f: Finding) {
         self.order.emit(f.code, f.line, f.message);
@@ -212,6 +233,8 @@ impl<'p> BillState<'p> {
         let part = self.order.part();
         self.order.merge(later.order);
         self.top_hidden.merge(later.top_hidden.in_part(part));
+        self.ragged.merge(later.ragged, part);
+        self.unstated.merge(later.unstated);
         self.monthly.merge(later.monthly);
         self.gpu.merge(later.gpu);
         self.checks.merge(later.checks, part);
@@ -238,6 +261,8 @@ impl<'p> BillState<'p> {
             s.line += by;
         }
         self.top_hidden = std::mem::take(&mut self.top_hidden).shift_lines(by);
+        self.ragged.shift_lines(by);
+        self.unstated.shift_lines(by);
         self.checks.shift_lines(by);
     }
 
@@ -267,6 +292,7 @@ impl<'p> BillState<'p> {
             hidden,
         };
         let t = &policy.thresholds;
+        self.ragged.evaluate(&mut sink);
         hidden_fee_share::check(&figures, t, &mut sink);
         replica_share::check(&figures, t, &mut sink);
         replica_redundancy::check(&figures, t, &mut sink);
@@ -315,7 +341,7 @@ impl<'p> BillState<'p> {
             findings,
             passed,
             baseline: None,
-            notes: Vec::new(),
+            notes: self.unstated.note().into_iter().collect(),
             encoding: None,
             inferred_columns: Vec::new(),
         }

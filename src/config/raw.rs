@@ -313,6 +313,7 @@ impl RawProfile {
             date_formats,
             date_order,
             skip_rows: self.skip.unwrap_or(0),
+            amount_includes_tax: false,
             terms: Vec::new(),
         })
     }

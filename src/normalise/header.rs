@@ -149,6 +149,15 @@ pub(crate) fn currency_value(raw: &str) -> Option<String> {
     None
 }
 
+/// The first column whose normalised name is a net amount's
+/// ([`crate::vocab::headers::NET`]: `Net`, `Nettobetrag`, `不含税金额`).
+pub(crate) fn net_column(names: &[String]) -> Option<usize> {
+    let net = crate::vocab::headers::NET;
+    names
+        .iter()
+        .position(|n| net.iter().any(|x| normalise_header(x).name == *n))
+}
+
 /// The column a `--columns` value names: a 1-based position (`7`) or a
 /// header name (compared after header normalisation).
 pub(crate) fn override_column(names: &[String], value: &str) -> Option<usize> {

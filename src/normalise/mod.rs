@@ -65,8 +65,16 @@ pub enum RowOutcome {
         currency: Option<String>,
     },
     /// A finding about the row whose outcome follows (`ragged-row`:
-    /// [`RowNormaliser::mend`]); not a row itself, counted nowhere.
-    Remark(Box<Finding>),
+    /// [`RowNormaliser::mend`]) and the row's shape (rows of one shape are
+    /// one finding); not a row itself, counted nowhere.
+    Remark(Box<Finding>, Box<str>),
+    /// A tax or discount summary row without a figure (`VAT` and an empty
+    /// amount): a `summary` skip the report names in a note, not a
+    /// `missing-amount` (`summary_row::without_figure`).
+    Unstated {
+        kind: SummaryKind,
+        label: String,
+    },
 }
 
 /// The result of trying the profiles on one header candidate.
@@ -440,11 +448,11 @@ impl RowNormaliser<'_> {
 
         let mut amount = match self.number(line, rec, figures, Role::Amount)? {
             Some(a) => a,
-            // A subtotal or total without a figure states nothing; a tax or
-            // discount row without one is an item whose amount is missing.
-            None if matches!(summary, Some(SummaryKind::Subtotal | SummaryKind::Total)) => {
+            // A summary row without a figure states nothing.
+            None if summary.is_some() => {
+                let outcome = summary_row::without_figure(summary, tiers);
                 spare.push(item);
-                return Ok(RowOutcome::Skip(SkipReason::Summary, None));
+                return Ok(outcome);
             }
             None => {
                 spare.push(item);
@@ -469,21 +477,15 @@ impl RowNormaliser<'_> {
                 ));
             }
         };
-        // The row's own tax cell (`tax_column`); a tax summary row is the
-        // tax already, so its tax cell is not added again.
-        let tax = match summary {
-            Some(SummaryKind::Tax) => None,
-            _ => self
-                .figure(line, rec, figures, Role::Tax, summary)?
-                .filter(|t| !t.is_zero()),
-        };
+        // The row's own tax cell, or gross - net (`tax_column`).
+        let tax = self.row_tax((line, rec, figures), summary, amount)?;
         match summary {
             Some(kind @ (SummaryKind::Subtotal | SummaryKind::Total)) => {
                 spare.push(item);
                 let currency = self.row_currency(line, rec)?;
                 // A stated figure with a tax cell: the total is the row's
                 // amount with its tax, the subtotal without it.
-                if let Some(t) = tax {
+                if let Some(t) = tax.map(|t| t.amount) {
                     let gross = self.amount_is_gross();
                     amount = match kind {
                         SummaryKind::Total if !gross => amount.checked_add(t).unwrap_or(amount),
@@ -624,19 +626,7 @@ impl RowNormaliser<'_> {
         }
         let mut parts = Vec::new();
         if let Some(t) = tax {
-            item.amount = tax_column::net_of(
-                item.amount,
-                t,
-                item.quantity,
-                item.unit_price,
-                self.amount_is_gross(),
-            );
-            let column = self
-                .map
-                .get(Role::Tax)
-                .and_then(|i| self.map.raw.get(i))
-                .map_or("tax", |s| s.trim());
-            parts.push(tax_column::tax_item(&item, column, t));
+            parts.push(self.split_tax(&mut item, t));
         }
         if let Some(col) = self.map.credit_list {
             let t = self.text(line, rec, col)?;

@@ -9,81 +9,9 @@ use crate::model::Category;
 use crate::normalise::header::{NormHeader, normalise_header};
 use crate::normalise::number::DecimalMark;
 
-/// What a column holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    Description,
-    Amount,
-    Quantity,
-    Unit,
-    UnitPrice,
-    /// The unit of the price (`元/万次`), when apart from the usage unit.
-    PriceUnit,
-    ListAmount,
-    Currency,
-    Date,
-    Start,
-    End,
-    /// A `start - end` range in one cell.
-    Period,
-    ResourceId,
-    /// The tax charged on the line, in its own column (`tax`, `VAT`,
-    /// `税额`): a `tax` item beside the charge (`super::tax_column`).
-    Tax,
-}
+mod role;
 
-impl Role {
-    pub const ALL: [Role; 14] = [
-        Role::Description,
-        Role::Amount,
-        Role::Quantity,
-        Role::Unit,
-        Role::UnitPrice,
-        Role::PriceUnit,
-        Role::ListAmount,
-        Role::Currency,
-        Role::Date,
-        Role::Start,
-        Role::End,
-        Role::Period,
-        Role::ResourceId,
-        Role::Tax,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Description => "description",
-            Role::Amount => "amount",
-            Role::Quantity => "quantity",
-            Role::Unit => "unit",
-            Role::UnitPrice => "unit_price",
-            Role::PriceUnit => "price_unit",
-            Role::ListAmount => "list_amount",
-            Role::Currency => "currency",
-            Role::Date => "date",
-            Role::Start => "start",
-            Role::End => "end",
-            Role::Period => "period",
-            Role::ResourceId => "resource_id",
-            Role::Tax => "tax",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Role> {
-        let s = s.trim().to_ascii_lowercase().replace(['-', ' '], "_");
-        let s = match s.as_str() {
-            "price" | "rate" | "unitprice" => "unit_price",
-            "list" | "list_cost" | "listamount" => "list_amount",
-            "qty" => "quantity",
-            "cost" => "amount",
-            "item" => "description",
-            "resource" => "resource_id",
-            "vat" | "tax_amount" => "tax",
-            other => other,
-        };
-        Role::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-}
+pub use role::Role;
 
 /// A column value that decides the category outright.
 #[derive(Debug, Clone)]
@@ -233,6 +161,9 @@ pub struct Profile {
     /// Rows at the top that are never taken for the header (a user
     /// profile's `skip`).
     pub skip_rows: usize,
+    /// The amount includes the tax of the tax column (AWS monthly report's
+    /// `TotalCost` beside `TaxAmount`): the tax is taken out of the charge.
+    pub amount_includes_tax: bool,
     /// Commitment and contract columns, aliases per term (`super::terms`).
     pub terms: Vec<(super::terms::Term, Vec<String>)>,
 }
@@ -267,6 +198,7 @@ pub fn generic() -> Profile {
             (Role::Period, v(h::PERIOD)),
             (Role::ResourceId, v(h::RESOURCE_ID)),
             (Role::Tax, v(h::TAX)),
+            (Role::Gross, v(h::GROSS)),
         ],
         class_tiers: vec![
             cat(&[h::DESCRIPTION, h::LINE_KIND]),
@@ -287,6 +219,7 @@ pub fn generic() -> Profile {
         date_formats: Vec::new(),
         date_order: None,
         skip_rows: 0,
+        amount_includes_tax: false,
         terms: Vec::new(),
     }
 }
@@ -319,6 +252,8 @@ pub struct ColumnMap {
     pub record_type: Option<(usize, RecordTypes)>,
     /// The commitment and contract columns found (`super::terms`).
     pub terms: Vec<(super::terms::Term, usize)>,
+    /// The profile says the amount includes the tax column's tax.
+    pub amount_includes_tax: bool,
 }
 
 /// Headers (lowercase, normalised) of columns that give each row its own id.
@@ -550,6 +485,7 @@ pub fn map_header(
         raw: cells.to_vec(),
         date_formats: profile.date_formats.clone(),
         date_order: profile.date_order,
+        amount_includes_tax: profile.amount_includes_tax,
         ..ColumnMap::default()
     };
     // `--cost effective` swaps the amount column for the profile's EffectiveCost.
@@ -581,6 +517,7 @@ pub fn map_header(
         let i = super::header::override_column(&names, name)?;
         map.roles.assign(*role, i);
     }
+    settle_gross(&mut map, overrides);
     if signed {
         let mut missing = Vec::new();
         if map.get(Role::Amount).is_none() {
@@ -649,6 +586,30 @@ pub fn map_header(
         .and_then(|r| find(&r.column).map(|i| (i, r.clone())));
     map.terms = super::terms::map(&profile.terms, &names);
     Some(Ok(map))
+}
+
+/// Keeps the gross role only where it gives the tax: no tax column, and a
+/// net-named column beside it (`Net, Total`), made the amount when the names
+/// chose the net or the gross one (not `Amount` beside them) or the user did;
+/// or a gross column the user named beside another amount.
+fn settle_gross(map: &mut ColumnMap, overrides: &ColumnOverrides) {
+    let named = |role| overrides.iter().any(|(r, _)| *r == role);
+    let (Some(gross), Some(amount)) = (map.get(Role::Gross), map.get(Role::Amount)) else {
+        return;
+    };
+    let net = super::header::net_column(&map.names).filter(|&n| n != gross);
+    let keep = map.get(Role::Tax).is_none()
+        && match net {
+            _ if named(Role::Gross) => amount != gross,
+            Some(n) if named(Role::Amount) => amount == n,
+            Some(n) => amount == n || amount == gross,
+            None => false,
+        };
+    match net {
+        Some(n) if keep && !named(Role::Gross) => map.roles.insert(Role::Amount, n),
+        _ if keep => None,
+        _ => map.roles.remove(Role::Gross),
+    };
 }
 
 /// The spelling users know for a normalised column name (`billedcost` ->

@@ -60,6 +60,7 @@ impl ColumnMap {
             row_ids: self.row_ids.iter().filter_map(|&c| at(c)).collect(),
             record_type,
             terms,
+            amount_includes_tax: self.amount_includes_tax,
         })
     }
 }

@@ -28,6 +28,9 @@ pub struct Mended {
     pub record: Option<ByteRecord>,
     /// The `ragged-row` finding on the row's line.
     pub finding: Box<Finding>,
+    /// How the row was read, for one finding per shape: its cells and the
+    /// cells each column took, or why it was read by position.
+    pub shape: Box<str>,
 }
 
 /// Which cells a column may take more than one of.
@@ -102,10 +105,11 @@ impl RowNormaliser<'_> {
         } else {
             None
         };
-        let (record, message) = match pick {
+        let (record, message, shape) = match pick {
             Some((reading, record, _)) => {
                 let what = self.describe(&cells, &reading);
-                (Some(record), format!("{head}: {what}"))
+                let shape = format!("{used}/{width}: {reading:?}");
+                (Some(record), format!("{head}: {what}"), shape)
             }
             None => {
                 let past: Vec<String> = cells[width..].iter().map(|c| quoted(c)).collect();
@@ -120,6 +124,7 @@ impl RowNormaliser<'_> {
                         "{head}, and {why}: the row is read by position and the cells past the header ({}) are not read; check its amount",
                         past.join(", ")
                     ),
+                    format!("{used}/{width}: by position, {why}"),
                 )
             }
         };
@@ -133,6 +138,7 @@ impl RowNormaliser<'_> {
                 line: Some(line),
                 accepted: None,
             }),
+            shape: shape.into(),
         })
     }
 
@@ -182,7 +188,12 @@ impl RowNormaliser<'_> {
         let role = Role::ALL.into_iter().find(|r| m.get(*r) == Some(col));
         match role {
             Some(
-                Role::Amount | Role::Quantity | Role::UnitPrice | Role::ListAmount | Role::Tax,
+                Role::Amount
+                | Role::Quantity
+                | Role::UnitPrice
+                | Role::ListAmount
+                | Role::Tax
+                | Role::Gross,
             ) => {
                 return Join::Figure;
             }
@@ -224,10 +235,13 @@ impl RowNormaliser<'_> {
                 Some(Some(item.amount))
             }
             Ok(RowOutcome::Stated { amount, .. }) => Some(Some(amount)),
-            Ok(RowOutcome::Skip(SkipReason::Summary | SkipReason::Blank, _)) => Some(None),
+            Ok(
+                RowOutcome::Skip(SkipReason::Summary | SkipReason::Blank, _)
+                | RowOutcome::Unstated { .. },
+            ) => Some(None),
             Ok(
                 RowOutcome::Skip(SkipReason::Unparsable | SkipReason::MissingAmount, _)
-                | RowOutcome::Remark(_),
+                | RowOutcome::Remark(..),
             )
             | Err(_) => None,
         }

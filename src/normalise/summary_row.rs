@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use rustc_hash::FxHashMap;
 
 use super::number::{self, Cell, DecimalMark, parse_number};
-use super::{date, header, summary_label};
+use super::{RowOutcome, SkipReason, date, header, summary_label};
 use crate::model::Cells;
 use crate::vocab::summary::SummaryKind;
 
@@ -97,6 +97,22 @@ fn is_date_currency_or_number(s: &str) -> bool {
         || header::is_iso_code(s)
         || header::currency_code(s).is_some()
         || matches!(parse_number(s, DecimalMark::Dot), Ok(Cell::Value(_)))
+}
+
+/// The outcome of a summary row of kind `kind` without a figure: a
+/// subtotal or total states nothing (a `summary` skip); a tax or discount
+/// row, which with a figure would be an item of its category, is
+/// [`RowOutcome::Unstated`], labelled with its first classification text:
+/// the report names it in a note, and no `missing-amount` is made of it
+/// (the bill names a tax and states none; no charge lost its amount).
+pub(super) fn without_figure(kind: Option<SummaryKind>, tiers: &[Vec<String>]) -> RowOutcome {
+    match kind {
+        Some(kind @ (SummaryKind::Tax | SummaryKind::Credit)) => RowOutcome::Unstated {
+            kind,
+            label: tiers.iter().flatten().next().cloned().unwrap_or_default(),
+        },
+        _ => RowOutcome::Skip(SkipReason::Summary, None),
+    }
 }
 
 #[cfg(test)]

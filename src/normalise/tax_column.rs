@@ -8,22 +8,86 @@
 //! ([`GROSS_MARKERS`]: `Gross Amount`, `Montant TTC`, `含税金额`), else from
 //! the row's arithmetic: an amount that is not quantity x unit price but is
 //! that plus the tax is gross. A gross amount has the tax taken out.
+//!
+//! Without a tax column, a net amount beside a gross one (`Net, Total`)
+//! gives the tax as their difference: the net is the charge and gross -
+//! net its `tax` item ([`Role::Gross`], kept by `profile::settle_gross`).
 
 use rust_decimal::Decimal;
 
-use super::RowNormaliser;
 use super::profile::Role;
-use crate::model::{Category, LineItem, TAX_COLUMN_RULE};
+use super::{Figures, RowNormaliser, number};
+use crate::model::{Category, Cells, Finding, LineItem, TAX_COLUMN_RULE};
 use crate::vocab::headers::GROSS_MARKERS;
+use crate::vocab::summary::SummaryKind;
+
+/// The tax of one row: its tax cell, or gross - net ([`Role::Gross`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RowTax {
+    pub(super) amount: Decimal,
+    /// Gross - net: the amount is the net already.
+    from_gross: bool,
+}
 
 impl RowNormaliser<'_> {
-    /// Whether the amount column's header says the amount includes the tax.
+    /// The row's tax (`amount` is its amount): its tax cell, else its gross
+    /// cell less the amount; `None` when zero, and on a tax summary row,
+    /// which is the tax already.
+    pub(super) fn row_tax<C: Cells + ?Sized, F: Figures + ?Sized>(
+        &self,
+        (line, rec, figures): (u64, &C, &F),
+        summary: Option<SummaryKind>,
+        amount: Decimal,
+    ) -> Result<Option<RowTax>, Box<Finding>> {
+        if summary == Some(SummaryKind::Tax) {
+            return Ok(None);
+        }
+        let from_gross = self.map.get(Role::Tax).is_none();
+        let tax = if from_gross {
+            self.figure(line, rec, figures, Role::Gross, summary)?
+                .and_then(|g| g.checked_sub(amount))
+        } else {
+            self.figure(line, rec, figures, Role::Tax, summary)?
+        };
+        Ok(tax
+            .filter(|t| !t.is_zero())
+            .map(|amount| RowTax { amount, from_gross }))
+    }
+
+    /// Takes the tax out of the charge `item` when its amount includes it
+    /// ([`net_of`]), and gives the `tax` item beside it.
+    pub(super) fn split_tax(&self, item: &mut LineItem, tax: RowTax) -> LineItem {
+        let raw = |role| {
+            self.map
+                .get(role)
+                .and_then(|i| self.map.raw.get(i))
+                .map_or("?", |s: &String| s.trim())
+        };
+        let column = if tax.from_gross {
+            format!("tax ({} - {})", raw(Role::Gross), raw(Role::Amount))
+        } else {
+            item.amount = net_of(
+                item.amount,
+                tax.amount,
+                item.quantity,
+                item.unit_price,
+                self.amount_is_gross(),
+            );
+            raw(Role::Tax).to_string()
+        };
+        tax_item(item, &column, tax.amount)
+    }
+
+    /// Whether the amount includes the tax: the profile says so, or the
+    /// amount column's header does.
     pub(super) fn amount_is_gross(&self) -> bool {
-        self.map
-            .get(Role::Amount)
-            .and_then(|i| self.map.names.get(i))
-            // Header names are kept lowercased (`header::normalise_header`).
-            .is_some_and(|name| GROSS_MARKERS.iter().any(|m| name.contains(m)))
+        self.map.amount_includes_tax
+            || self
+                .map
+                .get(Role::Amount)
+                .and_then(|i| self.map.names.get(i))
+                // Header names are kept lowercased (`header::normalise_header`).
+                .is_some_and(|name| GROSS_MARKERS.iter().any(|m| name.contains(m)))
     }
 }
 
@@ -44,10 +108,10 @@ pub(super) fn net_of(
         let Some(qp) = q.checked_mul(p) else {
             return false;
         };
-        !super::number::agrees(qp, amount)
+        !number::agrees(qp, amount)
             && qp
                 .checked_add(tax)
-                .is_some_and(|with| super::number::agrees(with, amount))
+                .is_some_and(|with| number::agrees(with, amount))
     };
     if gross_header || by_arithmetic() {
         amount.checked_sub(tax).unwrap_or(amount)

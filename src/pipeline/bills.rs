@@ -226,7 +226,12 @@ impl<'p> Bills<'p> {
                 }
             }
             RowOutcome::Skip(reason, finding) => self.primary().add_skip(*reason, finding.take()),
-            RowOutcome::Remark(finding) => self.primary().add_finding((**finding).clone()),
+            RowOutcome::Remark(finding, shape) => {
+                self.primary().add_ragged((**finding).clone(), shape);
+            }
+            RowOutcome::Unstated { kind, label } => {
+                self.primary().add_unstated(line, *kind, label);
+            }
             RowOutcome::Stated {
                 kind,
                 amount,
@@ -461,7 +466,8 @@ impl<'p> Bills<'p> {
             .into_iter()
             .map(|b| {
                 let mut bill = b.finish();
-                bill.notes.clone_from(&notes);
+                // The file's notes, then the bill's own.
+                bill.notes.splice(0..0, notes.iter().cloned());
                 bill.currency_note.clone_from(&currency_note);
                 bill.encoding.clone_from(&encoding);
                 bill.inferred_columns.clone_from(&inferred);

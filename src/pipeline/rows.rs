@@ -47,7 +47,10 @@ impl Classify<'_> {
                     self.opts.classifier.classify(c);
                 }
             }
-            RowOutcome::Skip(..) | RowOutcome::Stated { .. } | RowOutcome::Remark(_) => {}
+            RowOutcome::Skip(..)
+            | RowOutcome::Stated { .. }
+            | RowOutcome::Remark(..)
+            | RowOutcome::Unstated { .. } => {}
         }
     }
 }
@@ -72,7 +75,7 @@ pub(super) fn record_outcome<C: Cells + ?Sized>(
                 Some(mended) => classified(norm, class, (line, mended, &()), spare, cache),
                 None => classified(norm, class, (line, rec, &()), spare, cache),
             };
-            return (Some(RowOutcome::Remark(m.finding)), outcome);
+            return (Some(RowOutcome::Remark(m.finding, m.shape)), outcome);
         }
     }
     (
@@ -109,8 +112,8 @@ pub(super) fn shift_lines(outcome: &mut RowOutcome, by: u64) {
             }
         }
         RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
-        RowOutcome::Remark(f) => f.line = f.line.map(|l| l + by),
-        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } => {}
+        RowOutcome::Remark(f, _) => f.line = f.line.map(|l| l + by),
+        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } | RowOutcome::Unstated { .. } => {}
     }
 }
 

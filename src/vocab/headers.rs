@@ -220,6 +220,41 @@ pub(crate) const GROSS_MARKERS: &[&str] = &[
     "gross", "brutto", "ttc", "incl", "inkl", "con iva", "含税", "税込",
 ];
 
+/// A line's amount with its tax, when a net amount stands beside it and
+/// no tax column does (`Net, Total`): the tax is the difference
+/// (`normalise::tax_column`). Each is also an amount name ([`AMOUNT`]).
+pub(crate) const GROSS: &[&str] = &[
+    "Gross Amount",
+    "Gross",
+    "Amount incl. VAT",
+    "Amount incl. tax",
+    "Bruttobetrag",
+    "Brutto",
+    "Montant TTC",
+    "Importe con IVA",
+    "含税金额",
+    "税込金額",
+    "Total",
+];
+
+/// A line's amount before tax (`Net`, `Nettobetrag`, `不含税金额`): beside a
+/// [`GROSS`] column and no tax column, the charge. Each is also an amount
+/// name ([`AMOUNT`]).
+pub(crate) const NET: &[&str] = &[
+    "Net Amount",
+    "Net",
+    "Amount excl. VAT",
+    "Amount excl. tax",
+    "Nettobetrag",
+    "Netto",
+    "Importe neto",
+    "Base imponible",
+    "Imponibile",
+    "不含税金额",
+    "税抜金額",
+    "Montant HT",
+];
+
 /// How much was used or bought.
 pub(crate) const QUANTITY: &[&str] = &[
     // English
@@ -510,6 +545,13 @@ mod tests {
     /// (vocab imports no stage, so the comparison is restated here).
     fn key(s: &str) -> String {
         s.trim().to_lowercase()
+    }
+
+    #[test]
+    fn net_and_gross_names_are_amount_names() {
+        for n in GROSS.iter().chain(NET) {
+            assert!(AMOUNT.contains(n), "`{n}` is no amount name");
+        }
     }
 
     #[test]

@@ -145,6 +145,10 @@ fn bill(seed: u64, rows: usize) -> String {
         if r % 53 == 0 {
             s.push_str(",,,,\n");
         }
+        // A tax summary row without a figure (a note, not a finding).
+        if r % 59 == 0 {
+            s.push_str("VAT,,,,USD\n");
+        }
         s.push_str(&format!("{kind},{q},1.50,{amount},{cur}\n"));
         let _ = i;
     }
@@ -161,6 +165,9 @@ fn parallel_reading_equals_sequential_reading() {
     let want = audit(path, SEQUENTIAL);
     assert!(want.contains("unparsable-value") && want.contains("missing-amount"));
     assert!(want.contains("read as one `Amount`") && want.contains("read by position"));
+    assert!(
+        want.contains("rows have this shape") && want.contains("summary rows without a figure")
+    );
     for chunk in [64, 100, 333, 1000, 4096, 65536] {
         assert_eq!(audit(path, parallel(chunk)), want, "chunk size {chunk}");
     }
@@ -463,6 +470,56 @@ fn bom_rows_read_in_ranges(quoted: bool) {
             if path == &p {
                 assert_eq!(json, want_json, "ranges of {chunk}");
             }
+        }
+    }
+}
+
+/// A last line that opens a quote and never closes it, with no line break
+/// after it (`"Egress,5.00` at the very end of the file): the csv reader
+/// makes it one cell, `Egress,5.00`, a row without an amount, and the
+/// 5.00 would be lost behind a `missing-amount` warning. As with the line
+/// break after it (hostile.rs,
+/// `an_unclosed_quote_swallowing_a_few_rows_is_an_error_naming_its_row`),
+/// it is an input error naming the file and the row's line, on one thread,
+/// in byte ranges and in a gzip stream's blocks alike.
+#[test]
+fn an_unclosed_quote_on_the_last_line_without_a_line_break_is_an_error_on_every_reader() {
+    let mut text = String::from("Description,Amount\n");
+    for i in 0..2000 {
+        text.push_str(&format!("GPU hours {i},1.00\n"));
+    }
+    // The header is line 1, the 2,000 rows lines 2-2001: the last is 2002.
+    text.push_str("\"Egress,5.00");
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("open.csv");
+    std::fs::write(&plain, &text).unwrap();
+    let gz = dir.path().join("open.csv.gz");
+    std::fs::write(&gz, gzip(&text)).unwrap();
+    for path in [&plain, &gz] {
+        for (how, parallel) in [
+            ("one thread", SEQUENTIAL),
+            ("ranges of 1 KB", parallel(1000)),
+            ("ranges of 64 KB", parallel(65536)),
+        ] {
+            let report = audit_paths(
+                &[path.display().to_string()],
+                &Options {
+                    parallel,
+                    ..Options::default()
+                },
+            );
+            assert!(report.bills.is_empty(), "{how}: {:?}", report.bills);
+            let [billaudit::Error::Input(e)] = report.errors.as_slice() else {
+                panic!("{how}: one input error, got {:?}", report.errors);
+            };
+            assert_eq!(e.path, path.display().to_string(), "{how}");
+            assert_eq!(e.line, Some(2002), "{how}");
+            assert!(
+                e.message
+                    .contains("is the file's last line: a quoted field is never closed"),
+                "{how}: {}",
+                e.message
+            );
         }
     }
 }

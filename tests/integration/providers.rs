@@ -174,6 +174,108 @@ fn aws_monthly_report_counts_the_payer_rows_once() {
     assert_eq!(sum_every_row(&path, "TotalCost"), d("748.50"));
 }
 
+/// A monthly report with VAT (a payer taxed in France): each row's
+/// `TaxAmount` is inside its `TotalCost`. Before, the tax stayed in each
+/// charge's category (compute 120.24, tax 0) and the hidden share was of
+/// the charges with their tax.
+#[test]
+fn aws_monthly_report_gives_the_tax_amount_its_own_category() {
+    const HEADER: &str = "InvoiceID,PayerAccountId,LinkedAccountId,RecordType,RecordID,\
+BillingPeriodStartDate,BillingPeriodEndDate,InvoiceDate,PayerAccountName,LinkedAccountName,\
+TaxationAddress,PayerPONumber,ProductCode,ProductName,SellerOfRecord,UsageType,Operation,\
+RateId,ItemDescription,UsageStartDate,UsageEndDate,UsageQuantity,BlendedRate,CurrencyCode,\
+CostBeforeTax,Credits,TaxAmount,TaxType,TotalCost";
+    // One row in the report's 29 columns.
+    let row = |kind: &str, linked: &str, product: &str, usage: &str, desc: &str, money: &str| {
+        format!(
+            "\"9001\",\"123456789012\",\"{linked}\",\"{kind}\",\"1\",\"2025/03/01 00:00:00\",\
+\"2025/03/31 23:59:59\",\"2025/04/02 08:00:00\",\"Exemple SAS\",\"\",\"1 rue X, Paris, FR\",\"\",\
+\"{product}\",\"\",\"Amazon Web Services EMEA SARL\",\"{usage}\",\"\",\"1\",\"{desc}\",\
+\"2025/03/01 00:00:00\",\"2025/03/31 23:59:59\",\"1\",\"\",\"USD\",{money}\n"
+        )
+    };
+    let mut csv = format!("{HEADER}\n");
+    let gpu = "$0.526 per On Demand Linux g4dn.xlarge Instance Hour";
+    let ebs = "$0.10 per GB-month of General Purpose SSD (gp2) provisioned storage";
+    let out = "$0.09 per GB - first 10 TB / month data transfer out";
+    // CostBeforeTax, Credits, TaxAmount (20% of before tax + credits),
+    // TaxType, TotalCost.
+    for (kind, linked) in [("PayerLineItem", ""), ("LinkedLineItem", "111111111111")] {
+        let box_usage = "BoxUsage:g4dn.xlarge";
+        csv += &row(
+            kind,
+            linked,
+            "AmazonEC2",
+            box_usage,
+            gpu,
+            "\"105.20\",\"-5.00\",\"20.04\",\"VAT\",\"120.24\"",
+        );
+        csv += &row(
+            kind,
+            linked,
+            "AmazonEC2",
+            "EBS:VolumeUsage.gp2",
+            ebs,
+            "\"30.00\",\"0.00\",\"6.00\",\"VAT\",\"36.00\"",
+        );
+        csv += &row(
+            kind,
+            linked,
+            "AWSDataTransfer",
+            "DataTransfer-Out-Bytes",
+            out,
+            "\"13.50\",\"0.00\",\"2.70\",\"VAT\",\"16.20\"",
+        );
+    }
+    let total = "\"148.70\",\"-5.00\",\"28.74\",\"\",\"172.44\"";
+    csv += &row(
+        "InvoiceTotal",
+        "",
+        "",
+        "",
+        "Total amount for invoice",
+        total,
+    );
+    csv += &row(
+        "StatementTotal",
+        "",
+        "",
+        "",
+        "Total statement amount",
+        total,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("123456789012-aws-billing-csv-2025-03.csv");
+    std::fs::write(&path, &csv).unwrap();
+    let b = audit_one(&path);
+    // The payer rows, their tax taken out of TotalCost:
+    //   compute   120.24 - 20.04 = 100.20 (105.20 less the 5.00 credit)
+    //   storage   36.00 - 6.00 = 30.00; bandwidth 16.20 - 2.70 = 13.50
+    //   tax       20.04 + 6.00 + 2.70 = 28.74
+    //   total     100.20 + 30.00 + 13.50 + 28.74 = 172.44
+    //             = 120.24 + 36.00 + 16.20, the TotalCost column's sum.
+    expect(
+        &b,
+        "aws-monthly",
+        Some("USD"),
+        "172.44",
+        &[
+            ("compute", "100.20"),
+            ("storage", "30.00"),
+            ("bandwidth", "13.50"),
+            ("tax", "28.74"),
+        ],
+    );
+    // Subtotal 100.20 + 30.00 + 13.50 = 143.70, before tax.
+    assert_eq!(d(&b.subtotal), d("143.70"));
+    // 3 charges and their 3 taxes; 3 linked rows, the invoice and the
+    // statement total skipped.
+    assert_eq!(b.line_items, 6);
+    assert_eq!(b.skipped.summary, 5);
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("172.44")));
+    assert!(!codes(&b).contains(&"total-mismatch".to_string()));
+}
+
 // ------------------------------------------------------- hosting clouds
 
 /// DigitalOcean's invoice CSV was refused on main ("no header row found":

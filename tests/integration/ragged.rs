@@ -35,7 +35,16 @@ fn a_spreadsheet_export_with_unquoted_thousands_reads_every_amount_whole() {
     assert!(!has(&b, "total-mismatch"));
     assert_eq!(b.line_items, 3);
     assert_eq!(b.skipped.summary, 1);
-    assert_eq!(ragged_lines(&b), [2, 4, 5]);
+    // Lines 2, 4 and 5 are one shape (4 cells under 3 columns, `Amount`
+    // from 2): one finding, on line 2, naming the three.
+    assert_eq!(ragged_lines(&b), [2]);
+    let f = b.findings.iter().find(|f| f.code == "ragged-row").unwrap();
+    assert!(
+        f.message
+            .ends_with("3 rows have this shape, read the same way: lines 2, 4 and 5"),
+        "{}",
+        f.message
+    );
     // Hidden: 56.20 + 2,003.10 = 2,059.30 of 3,293.80 = 62.52%.
     assert!(has(&b, "hidden-fee-share"));
     let f = b
@@ -122,7 +131,8 @@ fn a_french_invoice_export_with_a_title_line_summary_rows_and_split_thousands() 
     assert_eq!(b.total, d("2052.00"));
     assert_eq!(b.stated_total, Some(d("2052.00")));
     assert!(!has(&b, "total-mismatch") && !has(&b, "subtotal-mismatch"));
-    assert_eq!(ragged_lines(&b), [3, 8, 10]);
+    // Lines 3, 8 and 10: 5 cells under 4 columns, `Montant HT` from 2.
+    assert_eq!(ragged_lines(&b), [3]);
     // Hidden 60 + 35 + 150 = 245.00 of 1,710.00 = 14.33%.
     let f = b
         .findings
@@ -130,4 +140,49 @@ fn a_french_invoice_export_with_a_title_line_summary_rows_and_split_thousands() 
         .find(|f| f.code == "hidden-fee-share")
         .unwrap();
     assert!(f.message.contains("14.33%"), "{}", f.message);
+}
+
+/// A bill whose every amount of 1,000 or more is split at an unquoted
+/// thousands separator, and a few rows with a stray cell: one `ragged-row`
+/// finding per shape, with the exact number of rows and the first ten
+/// lines, instead of one finding per row (28 before).
+#[test]
+fn many_ragged_rows_are_one_finding_per_shape_with_the_exact_count() {
+    let mut csv = String::from("Description,Amount\n");
+    for i in 0..25 {
+        csv.push_str(&format!("A100 rental node-{i},1,234.50\n"));
+    }
+    csv.push_str("Block storage,12.00\n");
+    for i in 0..3 {
+        csv.push_str(&format!("Snapshot {i},12,5x\n"));
+    }
+    let b = audit("many.csv", &csv);
+    // 25 x 1,234.50 = 30,862.50; + 12.00; the stray-cell rows read by
+    // position: 3 x 12 = 36; 30,862.50 + 12.00 + 36 = 30,910.50.
+    assert_eq!(b.total, d("30910.50"));
+    assert_eq!(b.line_items, 29);
+    // Lines 2-26 (the A100 rows) and 28-30 (the snapshots).
+    assert_eq!(ragged_lines(&b), [2, 28]);
+    let messages: Vec<&str> = b
+        .findings
+        .iter()
+        .filter(|f| f.code == "ragged-row")
+        .map(|f| f.message.as_str())
+        .collect();
+    // 25 rows, 10 listed: 25 - 10 = 15 more.
+    assert!(
+        messages[0].starts_with("3 cells under a header of 2 columns: `1` and `234.50`")
+            && messages[0].ends_with(
+                "25 rows have this shape, read the same way: lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 15 more"
+            ),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].contains("(`5x`)")
+            && messages[1]
+                .ends_with("3 rows have this shape, read the same way: lines 28, 29 and 30"),
+        "{}",
+        messages[1]
+    );
 }

@@ -132,3 +132,41 @@ fn spanish_and_portuguese_invoice_totals_are_totals() {
         assert_eq!(b.skipped.summary, 1, "{label}");
     }
 }
+
+/// A tax and a discount summary row whose amount cell is empty: the bill
+/// names them and states no figure. Not a charge that lost its amount: no
+/// `missing-amount` warning, but `summary` skips the report names in a
+/// note. A charge row with an empty amount is still `missing-amount`.
+#[test]
+fn a_tax_row_without_a_figure_is_a_summary_skip_named_in_a_note() {
+    let csv = "Description,Amount\n\
+GPU hours,30.00\n\
+Object storage,5.00\n\
+Egress,\n\
+VAT,\n\
+Discount,-\n\
+Total,35.00\n";
+    let b = audit("no-tax-figure.csv", csv);
+    // 30.00 + 5.00 = 35.00, the stated total; no tax, no credit.
+    assert_eq!(b.total, d("35.00"));
+    assert_eq!(b.stated_total, Some(d("35.00")));
+    assert_eq!(b.totals.get(Category::Tax), d("0"));
+    assert_eq!(b.line_items, 2);
+    // VAT, Discount and Total: 3 summary skips; Egress: 1 missing amount.
+    assert_eq!(b.skipped.summary, 3);
+    assert_eq!(b.skipped.missing_amount, 1);
+    let missing: Vec<Option<u64>> = b
+        .findings
+        .iter()
+        .filter(|f| f.code == "missing-amount")
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(missing, [Some(4)], "{:?}", b.findings);
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    assert_eq!(
+        b.notes,
+        [
+            "2 tax or discount summary rows without a figure (their amount cells are empty): line 5 `VAT`, line 6 `Discount`; counted as summary skips, nothing summed"
+        ]
+    );
+}

@@ -139,3 +139,97 @@ fn a_decimal_tax_column_in_parquet_reads_as_its_csv() {
         assert_eq!(b.totals.tax, "7.40", "{ext}");
     }
 }
+
+/// Net and gross per line and no tax column: the tax is their difference.
+/// Total column 36.00 + 6.00 + 2.40 + 1.00 - 12.00 = 33.40; net 30.00 +
+/// 5.00 + 2.00 + 1.00 - 10.00 = 28.00; tax 6.00 + 1.00 + 0.40 + 0 - 2.00 =
+/// 5.40 = 33.40 - 28.00.
+const NET_TOTAL: &str = "Description,Qty,Unit Price,Net,Total
+H100 GPU hours,10,3.00,30.00,36.00
+Object storage,1,5.00,5.00,6.00
+Egress,1,2.00,2.00,2.40
+Support,1,1.00,1.00,1.00
+Credit,,,-10.00,-12.00
+Total,,,28.00,33.40
+";
+
+fn assert_net_total(b: &billaudit::Bill) {
+    assert_eq!(b.totals.get(Category::Compute), d("30.00"));
+    assert_eq!(b.totals.get(Category::Storage), d("5.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("2.00"));
+    assert_eq!(b.totals.get(Category::Credit), d("-10.00"));
+    // 30.00 + 5.00 + 2.00 + 1.00 (support: other) = 38.00 before tax.
+    assert_eq!(b.subtotal, d("38.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("5.40"), "6 + 1 + 0.40 - 2");
+    // The bill is what the Total column adds up to.
+    assert_eq!(b.total, d("33.40"), "36 + 6 + 2.40 + 1 - 12");
+    // The total row: its net 28.00 and its gross 33.40: it states 33.40.
+    assert_eq!(b.stated_total, Some(d("33.40")));
+    assert!(!has(b, "total-mismatch"), "{:?}", b.findings);
+    // 10 x 3.00 = 30.00: the net agrees with its arithmetic.
+    assert!(!has(b, "line-arithmetic"), "{:?}", b.findings);
+}
+
+#[test]
+fn a_net_and_a_total_column_without_a_tax_column_give_the_difference_as_tax() {
+    // Before: the net read as the amount and the Total column unread: tax
+    // 0, total 28.00, and a total-mismatch against the total row's 28.00
+    // read as the whole bill.
+    let b = audit("net-total.csv", NET_TOTAL);
+    assert_net_total(&b);
+    // 5 charges and 4 taxes (the support line's gross is its net: no tax).
+    assert_eq!(b.line_items, 9);
+    assert_eq!(b.skipped.summary, 1);
+}
+
+#[test]
+fn a_net_and_a_gross_amount_column_read_the_net_and_the_difference() {
+    // `Gross Amount` comes before `Net Amount` among the amount names:
+    // without a tax column the net is still the charge. 30.00 + 5.00 =
+    // 35.00 before tax; 36.00 - 30.00 + 6.00 - 5.00 = 7.00 tax; 42.00.
+    let csv = "Description,Net Amount,Gross Amount\n\
+H100 GPU hours,30.00,36.00\n\
+Object storage,5.00,6.00\n";
+    let b = audit("net-gross.csv", csv);
+    assert_eq!(b.subtotal, d("35.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("7.00"));
+    assert_eq!(b.total, d("42.00"), "36.00 + 6.00");
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+}
+
+#[test]
+fn an_amount_beside_a_total_column_is_no_net_and_gross() {
+    // `Amount` is no net name: the amount is read as before and `Total`
+    // gives no tax. 30.00 + 5.00 = 35.00.
+    let csv = "Description,Amount,Total\nH100 GPU hours,30.00,36.00\nObject storage,5.00,6.00\n";
+    let b = audit("amount-total.csv", csv);
+    assert_eq!(b.total, d("35.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("0"));
+}
+
+#[test]
+fn a_net_and_a_total_column_in_parquet_read_as_their_csv() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "net-total",
+        "SELECT * FROM (VALUES \
+         ('H100 GPU hours', 30.00::DECIMAL(12,2), 36.00::DECIMAL(12,2), 'EUR'), \
+         ('Object storage', 5.00::DECIMAL(12,2), 6.00::DECIMAL(12,2), 'EUR'), \
+         ('Egress', 2.00::DECIMAL(12,2), 2.40::DECIMAL(12,2), 'EUR')) \
+         AS t(\"Description\", \"Net\", \"Total\", \"Currency\")",
+    );
+    for ext in ["parquet", "csv"] {
+        let p = dir.path().join(format!("net-total.{ext}"));
+        let (r, _) = audit_json(&[p.to_str().unwrap()]);
+        let b = &r.bills[0];
+        // 30.00 + 5.00 + 2.00 = 37.00 net; 36.00 + 6.00 + 2.40 = 44.40
+        // gross; 44.40 - 37.00 = 7.40 tax.
+        assert_eq!(b.subtotal, "37.00", "{ext}");
+        assert_eq!(b.total, "44.40", "{ext}");
+        assert_eq!(b.totals.tax, "7.40", "{ext}");
+    }
+}

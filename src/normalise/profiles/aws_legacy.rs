@@ -93,6 +93,8 @@ pub(super) const MONTHLY: Spec = Spec {
         (Role::Amount, &["TotalCost"]),
         (Role::Quantity, &["UsageQuantity"]),
         (Role::Currency, &["CurrencyCode"]),
+        // The row's tax, inside `TotalCost`: a `tax` item beside the charge.
+        (Role::Tax, &["TaxAmount"]),
         (Role::Start, &["UsageStartDate", "BillingPeriodStartDate"]),
         (Role::End, &["UsageEndDate", "BillingPeriodEndDate"]),
     ],
@@ -100,9 +102,10 @@ pub(super) const MONTHLY: Spec = Spec {
         &["UsageType", "ItemDescription", "Operation"],
         &["ProductCode", "ProductName"],
     ],
-    // `TotalCost` = `CostBeforeTax` + `Credits` + `TaxAmount`: the parts are
-    // never summed besides it.
-    ignored: &["CostBeforeTax", "Credits", "TaxAmount", "BlendedRate"],
+    // `TotalCost` = `CostBeforeTax` + `Credits` + `TaxAmount`: the first
+    // two are never summed besides it, and the tax is taken out of it.
+    ignored: &["CostBeforeTax", "Credits", "BlendedRate"],
+    amount_includes_tax: true,
     markers: &[ROUNDING],
     tag_prefixes: &["user:", "aws:"],
     // The payer's rows are the consolidated bill; each linked account's rows

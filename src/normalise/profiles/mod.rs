@@ -58,6 +58,8 @@ pub struct Spec {
     /// The commitment and contract columns, aliases per term
     /// (`super::terms`).
     pub terms: &'static [(Term, &'static [&'static str])],
+    /// The amount includes the tax of the tax column (`Profile`).
+    pub amount_includes_tax: bool,
 }
 
 /// A record-type column and what its values make a row.
@@ -85,6 +87,7 @@ impl Spec {
         decimal_mark: None,
         record_types: None,
         terms: &[],
+        amount_includes_tax: false,
     };
 
     pub fn to_profile(&self) -> Profile {
@@ -134,6 +137,7 @@ impl Spec {
             date_formats: Vec::new(),
             date_order: None,
             skip_rows: 0,
+            amount_includes_tax: self.amount_includes_tax,
             terms: self.terms.iter().map(|(t, a)| (*t, ns(a))).collect(),
         }
     }
