@@ -311,11 +311,12 @@ impl RowNormaliser<'_> {
         line: u64,
         rec: &C,
         figures: &F,
+        reuse: Option<Box<crate::model::Terms>>,
     ) -> Result<Option<Box<crate::model::Terms>>, Box<Finding>> {
         if self.map.terms.is_empty() {
             return Ok(None);
         }
-        terms::read(&self.map.terms, |i, figure| {
+        terms::read(&self.map.terms, reuse, |i, figure| {
             if figure {
                 if let Some(value) = figures.figure(i) {
                     return Ok(value.map(terms::TermCell::Figure));
@@ -553,7 +554,7 @@ impl RowNormaliser<'_> {
         *fingerprint = 0;
         *forced = None;
         *category = Category::Other;
-        *terms = self.terms(line, rec, figures)?;
+        *terms = self.terms(line, rec, figures, terms.take())?;
         item.fingerprint = self.fingerprint(rec);
         if item.unit.is_none() {
             if let Some(i) = self.map.get(Role::Quantity) {

@@ -64,12 +64,20 @@ fn slot(t: &mut Terms, term: Term) -> Slot<'_> {
 /// The terms of a row: `cell(column, is_figure)` reads one cell (`None`
 /// for an empty cell or a placeholder, an error for an unreadable figure).
 /// `None` when the row has none of them. A term mapped to several columns
-/// takes the first filled one.
+/// takes the first filled one. `reuse`, the terms of the row the item was
+/// built for before, is filled afresh instead of a new allocation a row.
 pub(crate) fn read<'r, E>(
     columns: &[(Term, usize)],
+    reuse: Option<Box<Terms>>,
     mut cell: impl FnMut(usize, bool) -> Result<Option<TermCell<'r>>, E>,
 ) -> Result<Option<Box<Terms>>, E> {
-    let mut t = Terms::default();
+    let mut t = match reuse {
+        Some(mut t) => {
+            *t = Terms::default();
+            t
+        }
+        None => Box::default(),
+    };
     let mut any = false;
     for &(term, col) in columns {
         let filled = match slot(&mut t, term) {
@@ -89,7 +97,7 @@ pub(crate) fn read<'r, E>(
         }
         any = true;
     }
-    Ok(any.then(|| Box::new(t)))
+    Ok(any.then_some(t))
 }
 
 /// The columns of `terms` (aliases per term, normalised) found among the
@@ -132,12 +140,12 @@ mod tests {
         let cols2 = map(&two, &["b".to_string(), "a".to_string()]);
         assert_eq!(cols2, [(Term::CommitmentId, 1), (Term::CommitmentId, 0)]);
         let row = [Some("sp-1"), None];
-        let t2 = read::<()>(&cols2, |i, _| Ok(row[i].map(TermCell::Text)))
+        let t2 = read::<()>(&cols2, None, |i, _| Ok(row[i].map(TermCell::Text)))
             .unwrap()
             .unwrap();
         assert_eq!(t2.commitment_id.as_deref(), Some("sp-1"));
         let cells = ["1.00", "ri-1", "0.25"];
-        let t = read::<()>(&cols, |i, fig| {
+        let t = read::<()>(&cols, None, |i, fig| {
             Ok(Some(if fig {
                 TermCell::Figure(cells[i].parse().unwrap())
             } else {
@@ -150,6 +158,22 @@ mod tests {
         assert_eq!(t.commitment_id.as_deref(), Some("ri-1"));
         assert_eq!(t.contracted, None);
         // A row whose term cells are all empty has no terms.
-        assert_eq!(read::<()>(&cols, |_, _| Ok(None)).unwrap(), None);
+        assert_eq!(read::<()>(&cols, None, |_, _| Ok(None)).unwrap(), None);
+        // The terms of an earlier row are not carried over into the next.
+        let old = read::<()>(&cols, None, |i, _| {
+            Ok((i == 1).then_some(TermCell::Text("ri-1")))
+        })
+        .unwrap();
+        assert_eq!(read::<()>(&cols, old, |_, _| Ok(None)).unwrap(), None);
+        let old = read::<()>(&cols, None, |i, _| {
+            Ok((i == 1).then_some(TermCell::Text("ri-1")))
+        });
+        let fresh = read::<()>(&cols, old.unwrap(), |i, _| {
+            Ok((i == 2).then_some(TermCell::Figure(Decimal::ONE)))
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(fresh.commitment_id, None);
+        assert_eq!(fresh.effective, Some(Decimal::ONE));
     }
 }
