@@ -51,11 +51,14 @@ pub(crate) fn excess(item: &LineItem) -> Option<Decimal> {
     } else {
         item.amount > list
     };
+    if !above {
+        return None;
+    }
     let over = item
         .amount
         .checked_sub(list)
         .map_or(Decimal::MAX, |d| d.abs());
-    (above && over > half_unit(item.amount)).then_some(over)
+    (over > half_unit(item.amount)).then_some(over)
 }
 
 pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {

@@ -36,8 +36,13 @@ pub(crate) fn excess(item: &LineItem) -> Option<(Decimal, Decimal, &'static str)
             (p.checked_mul(q)?, slack, "ContractedUnitPrice x quantity")
         }
     };
+    // The negotiated price given in the amortised view (a discount row);
+    // at or under the contracted cost itself (most rows) whatever the
+    // tolerance, which is never negative.
+    if t.effective.is_some_and(|e| e <= contracted) {
+        return None;
+    }
     let tolerance = half_unit(item.amount).saturating_add(slack);
-    // The negotiated price given in the amortised view (a discount row).
     if t.effective
         .is_some_and(|e| e <= contracted.saturating_add(tolerance))
     {

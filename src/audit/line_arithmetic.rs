@@ -30,10 +30,11 @@ pub(crate) fn product_mismatch(item: &LineItem) -> Option<String> {
         Some(l) => (l, "list amount"),
         None => (item.amount, "amount"),
     };
-    // A difference past the Decimal range is as large a mismatch as there is.
-    let diff = product
-        .checked_sub(against)
-        .map_or(Decimal::MAX, |d| d.abs());
+    // The product as written (most lines): no slack can make that a
+    // mismatch, so none is worked out.
+    if product == against {
+        return None;
+    }
     // Rounding of a factor moves the product by up to |other factor| x its half unit.
     let slack = |x: Decimal, other: Decimal| {
         if x.scale() == 0 {
@@ -59,6 +60,10 @@ pub(crate) fn product_mismatch(item: &LineItem) -> Option<String> {
     if !off(product, slack) || declared_block_fits(item, product, slack, off) {
         return None;
     }
+    // A difference past the Decimal range is as large a mismatch as there is.
+    let diff = product
+        .checked_sub(against)
+        .map_or(Decimal::MAX, |d| d.abs());
     Some(format!(
         "{q} x {p} = {} but the {label} is {against} (off by {}): {}",
         product, diff, item.description
