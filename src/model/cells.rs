@@ -83,7 +83,7 @@ impl Cells for csv::ByteRecord {
 /// The fingerprint of a row, a fast 64-bit hash (not for anything
 /// adversarial) of every cell except those at `skip` (a row's own id
 /// column): each kept cell, in order, folded into the hash so far by
-/// [`fold_cell`], which mixes in the cell's length, so that `ab|c` and
+/// `fold_cell`, which mixes in the cell's length, so that `ab|c` and
 /// `a|bc` differ. It reads each cell where its reader keeps it (a
 /// `ByteRecord`'s buffer, a range's text read in place), so the same cells
 /// give the same fingerprint however they are stored, and nothing is
