@@ -272,6 +272,12 @@ fn a_range_stops_at_the_first_record_past_its_limit() {
 /// A well-formed cell: unquoted (no delimiter, CR, LF, no leading quote)
 /// or quoted (anything, quotes doubled).
 fn cell(delim: u8) -> impl Strategy<Value = Vec<u8>> {
+    cell_of(delim, 6)
+}
+
+/// A well-formed cell of up to `parts` pieces (a long one crosses the
+/// 64-byte blocks the masked reader reads in).
+fn cell_of(delim: u8, parts: usize) -> impl Strategy<Value = Vec<u8>> {
     let plain = proptest::collection::vec(
         prop_oneof![
             Just(b'a'),
@@ -283,7 +289,7 @@ fn cell(delim: u8) -> impl Strategy<Value = Vec<u8>> {
             Just(b'\t'),
             Just(0xC3)
         ],
-        0..6,
+        0..parts,
     )
     .prop_map(move |mut c| {
         c.retain(|b| *b != delim);
@@ -303,7 +309,7 @@ fn cell(delim: u8) -> impl Strategy<Value = Vec<u8>> {
             Just(&b"\r\n"[..]),
             Just(&b" "[..]),
         ],
-        0..6,
+        0..parts,
     )
     .prop_map(|parts| {
         let mut c = vec![b'"'];
@@ -319,9 +325,14 @@ fn cell(delim: u8) -> impl Strategy<Value = Vec<u8>> {
 /// Well-formed CSV: ragged rows of cells, each row ended by LF, CRLF or CR
 /// and maybe blank lines, the last maybe not ended.
 fn well_formed() -> impl Strategy<Value = (Vec<u8>, u8)> {
-    prop_oneof![Just(b','), Just(b';'), Just(b'\t'), Just(b'|')].prop_flat_map(|delim| {
+    rows_of(6, 5)
+}
+
+/// [`well_formed`] with cells of up to `parts` pieces, up to `cells` a row.
+fn rows_of(parts: usize, cells: usize) -> impl Strategy<Value = (Vec<u8>, u8)> {
+    prop_oneof![Just(b','), Just(b';'), Just(b'\t'), Just(b'|')].prop_flat_map(move |delim| {
         let row = (
-            proptest::collection::vec(cell(delim), 1..5),
+            proptest::collection::vec(cell_of(delim, parts), 1..cells),
             prop_oneof![Just(&b"\n"[..]), Just(&b"\r\n"[..]), Just(&b"\r"[..])],
             0..3usize,
         );
@@ -372,6 +383,16 @@ proptest! {
         prop_assert_eq!(got, Some(want), "{:?}", String::from_utf8_lossy(&data));
     }
 
+    /// (a) also on long rows and cells, whose quoted cells, doubled
+    /// quotes and line ends fall on every side of the masked reader's
+    /// 64-byte blocks.
+    #[test]
+    fn the_splitter_alone_equals_the_csv_crate_on_long_rows((data, delim) in rows_of(90, 14)) {
+        let want = reference(&data, delim);
+        let got = fast(&data, delim);
+        prop_assert_eq!(got, Some(want), "{:?}", String::from_utf8_lossy(&data));
+    }
+
     /// (b) On any bytes, cut anywhere into the two slices at hand and the
     /// rest, the splitter with its fallback gives the csv crate's output.
     #[test]
@@ -394,7 +415,7 @@ proptest! {
     /// with a little damage.
     #[test]
     fn with_its_fallback_it_equals_the_csv_crate_on_damaged_csv(
-        (data, _) in well_formed(),
+        (data, _) in prop_oneof![well_formed(), rows_of(40, 10)],
         damage in proptest::collection::vec((any::<usize>(), prop_oneof![Just(b'"'), Just(b'\r'), Just(b'x')]), 0..3),
         limit in 0..=400u64,
     ) {
@@ -428,5 +449,71 @@ fn a_record_running_past_the_buffer_is_read_on_by_the_csv_crate() {
     for cut in [5usize, 64, 1000, 4000] {
         let got = range([&data[..cut], &[][..]], &data[cut..], false, 10017);
         assert_eq!(got, want, "cut {cut}");
+    }
+}
+
+/// The masked reader reads a FOCUS-shaped record (quoted cells with commas
+/// and doubled quotes, a line feed in a quoted cell, cells across 64-byte
+/// blocks) itself, with the cells the csv crate gives; it leaves to the
+/// byte-by-byte reading a quote inside an unquoted cell, text after a
+/// closing quote, and a record without its line end in the buffer.
+#[test]
+fn the_masked_reader_reads_the_common_records_and_leaves_the_rest() {
+    let focus = concat!(
+        "\"us-east-1a\",39.4078804920,\"100005\",\"ML Research\",\"USD\",\"2025-11-01T00:00:00Z\",",
+        "\"H800 GPU instance hours, 8x cluster node, SKU0205\",NULL,19.5764,\"Hours\",",
+        "\"two\nlines\",\"{\"\"team\"\":\"\"ml\"\",\"\"env\"\":\"\"dev\"\"}\",,\"\"\r\n",
+        "next,row\n"
+    );
+    let buf = focus.as_bytes();
+    let (mut bounds, mut scratch) = (Vec::new(), Vec::new());
+    let read =
+        super::masked::record(buf, b',', 0, &mut bounds, &mut scratch).expect("read by masks");
+    assert_eq!(buf[read.term], b'\r');
+    assert_eq!(read.lines, 1);
+    let (want, _) = reference(buf, b',');
+    let sp = Splitter {
+        bounds,
+        scratch,
+        ..Splitter::new(buf, &[], true, b',')
+    };
+    let got: Vec<Vec<u8>> = sp.cells().iter().map(<[u8]>::to_vec).collect();
+    assert_eq!(got, want[0].0);
+    assert_eq!(got[got.len() - 3], br#"{"team":"ml","env":"dev"}"#.to_vec());
+    for other in ["a,5\" screen,b\n", "\"a\"b,c\n", "a,\"b\",c", "\"open,\n"] {
+        let (mut b, mut s) = (Vec::new(), Vec::new());
+        assert!(
+            super::masked::record(other.as_bytes(), b',', 0, &mut b, &mut s).is_none(),
+            "{other:?}"
+        );
+    }
+}
+
+/// Every tricky piece of quoting at every offset of the masked reader's
+/// 64-byte blocks (a doubled quote split by a block's end, text after a
+/// closing quote on the next block's first byte, ...): the splitter with
+/// its fallback gives the csv crate's records.
+#[test]
+fn tricky_quoting_at_every_offset_of_a_block_is_read_as_the_csv_crate_reads_it() {
+    let pieces = [
+        "\"q\"x",
+        "\"\"\"\"",
+        "5\" screen",
+        "\"a\nb\"",
+        "\"a\"\"b\"",
+        "\"\"",
+        "\"a,b\"",
+        "\"a\r\nb\"",
+    ];
+    for pad in 0..=130 {
+        for piece in pieces {
+            let data = format!("{},{piece},end\r\nnext,\"row\"\n", "a".repeat(pad));
+            let raw = [data.as_bytes(), &[][..]];
+            assert_eq!(
+                range(raw, &[][..], true, 10_000),
+                range_reference(raw, &[], 10_000),
+                "pad {pad}, {piece:?}"
+            );
+        }
     }
 }
