@@ -88,6 +88,8 @@ pub struct Splitter<'a> {
     bounds: Vec<(usize, usize)>,
     /// The bytes of `buf` the record read last spans, its line end aside.
     span: (usize, usize),
+    /// The record read last is ASCII throughout (known when read by masks).
+    ascii: bool,
 }
 
 impl<'a> Splitter<'a> {
@@ -108,6 +110,7 @@ impl<'a> Splitter<'a> {
             scratch: Vec::new(),
             bounds: Vec::new(),
             span: (0, 0),
+            ascii: false,
         }
     }
 
@@ -167,16 +170,28 @@ impl<'a> Splitter<'a> {
     /// is checked here once, for every cell (issue 27 item 3).
     pub fn cells(&self) -> InPlace<'_> {
         let (lo, hi) = self.span;
+        let utf8 = |b: &'a [u8]| {
+            if self.ascii {
+                // SAFETY: the masked reader saw no byte of the record with
+                // its high bit set (`masked::Read::ascii`): ASCII is UTF-8.
+                // The scratch cells are copied from the record's bytes.
+                Some(unsafe { std::str::from_utf8_unchecked(b) })
+            } else {
+                std::str::from_utf8(b).ok()
+            }
+        };
         InPlace {
             buf: self.buf,
             scratch: &self.scratch,
             bounds: &self.bounds,
-            text: self
-                .buf
-                .get(lo..hi)
-                .and_then(|b| std::str::from_utf8(b).ok()),
+            text: self.buf.get(lo..hi).and_then(utf8),
             lo,
-            scratch_text: std::str::from_utf8(&self.scratch).ok(),
+            scratch_text: if self.ascii {
+                // SAFETY: as above.
+                Some(unsafe { std::str::from_utf8_unchecked(&self.scratch) })
+            } else {
+                std::str::from_utf8(&self.scratch).ok()
+            },
         }
     }
 
@@ -196,11 +211,13 @@ impl<'a> Splitter<'a> {
             &mut self.scratch,
         ) {
             self.span = (self.at, r.term);
+            self.ascii = r.ascii;
             self.pos = r.term + 1;
             self.line = self.at_line + r.lines + u64::from(buf[r.term] == b'\n');
             self.records += 1;
             return true;
         }
+        self.ascii = false;
         let n = buf.len();
         let d = self.delim;
         // A record may end at the buffer's end only at the input's end.

@@ -18,6 +18,8 @@ pub(super) struct Read {
     pub(super) term: usize,
     /// The line feeds inside its quoted cells.
     pub(super) lines: u64,
+    /// Every byte of the record is ASCII (so its text is UTF-8).
+    pub(super) ascii: bool,
 }
 
 /// Reads the record at `at` of `buf` into `bounds` (and `scratch`, for the
@@ -44,13 +46,15 @@ pub(super) fn record(
     // The cell being read has a doubled quote in an earlier block.
     let mut cell_doubled = false;
     let mut lines = 0u64;
+    // The record's bytes with the high bit set (not ASCII).
+    let mut high = 0u64;
     loop {
         if base >= n {
             return None;
         }
         let left = n - base;
         let valid = if left >= 64 { !0 } else { (1u64 << left) - 1 };
-        let [q, d, lf, cr] = masks(buf, base, delim).map(|m| m & valid);
+        let [q, d, lf, cr, hi] = masks(buf, base, delim).map(|m| m & valid);
         // Bit i set: inside quotes just after byte i.
         let inq = prefix_xor(q) ^ inside;
         let ends = lf | cr;
@@ -82,6 +86,7 @@ pub(super) fn record(
             return None;
         }
         lines += u64::from((lf & inq & below).count_ones());
+        high |= hi & below;
         let mut cuts = d & seps & below;
         // The block's bits from the current cell's start on.
         let mut from_cell = !0u64;
@@ -99,7 +104,11 @@ pub(super) fn record(
             let t = base + b as usize;
             let here = doubled & from_cell & ((1u64 << b) - 1) != 0;
             push_cell(buf, cell, t, cell_doubled || here, bounds, scratch);
-            return Some(Read { term: t, lines });
+            return Some(Read {
+                term: t,
+                lines,
+                ascii: high == 0,
+            });
         }
         cell_doubled |= doubled & from_cell != 0;
         if left <= 64 {
@@ -160,11 +169,12 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
-/// Bit masks of the quotes, delimiters, line feeds and carriage returns of
-/// the 64 bytes of `buf` from `from` (past its end, zero bytes).
+/// Bit masks of the quotes, delimiters, line feeds, carriage returns and
+/// bytes that are not ASCII of the 64 bytes of `buf` from `from` (past its
+/// end, zero bytes).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 4] {
+fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 5] {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
     };
@@ -177,7 +187,7 @@ fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 4] {
             &padded[..]
         }
     };
-    let mut out = [0u64; 4];
+    let mut out = [0u64; 5];
     // SAFETY: SSE2 is part of every x86_64 target, so its intrinsics are
     // available; each load reads exactly the 16 bytes of `part`.
     unsafe {
@@ -192,6 +202,8 @@ fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 4] {
             for (m, w) in out.iter_mut().zip(wanted) {
                 *m |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, w)) as u16) << (16 * k);
             }
+            // The high bit of each byte.
+            out[4] |= u64::from(_mm_movemask_epi8(v) as u16) << (16 * k);
         }
     }
     out
@@ -199,12 +211,13 @@ fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 4] {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 4] {
-    let mut out = [0u64; 4];
+fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 5] {
+    let mut out = [0u64; 5];
     for (i, &b) in buf.iter().skip(from).take(64).enumerate() {
         for (m, w) in out.iter_mut().zip([QUOTE, delim, b'\n', b'\r']) {
             *m |= u64::from(b == w) << i;
         }
+        out[4] |= u64::from(!b.is_ascii()) << i;
     }
     out
 }
