@@ -269,14 +269,9 @@ fn a_range_stops_at_the_first_record_past_its_limit() {
     );
 }
 
-/// A well-formed cell: unquoted (no delimiter, CR, LF, no leading quote)
-/// or quoted (anything, quotes doubled).
-fn cell(delim: u8) -> impl Strategy<Value = Vec<u8>> {
-    cell_of(delim, 6)
-}
-
-/// A well-formed cell of up to `parts` pieces (a long one crosses the
-/// 64-byte blocks the masked reader reads in).
+/// A well-formed cell of up to `parts` pieces: unquoted (no delimiter, CR,
+/// LF, no leading quote) or quoted (anything, quotes doubled); a long one
+/// crosses the 64-byte blocks the masked reader reads in.
 fn cell_of(delim: u8, parts: usize) -> impl Strategy<Value = Vec<u8>> {
     let plain = proptest::collection::vec(
         prop_oneof![
