@@ -85,6 +85,11 @@ pub(super) const MAX_NAME: usize = 200;
 
 /// The part of a name a group keeps: its first [`MAX_NAME`] characters.
 fn kept(s: &str) -> &str {
+    // No more bytes than that, so no more characters: kept whole, without
+    // counting them (most ids and descriptions).
+    if s.len() <= MAX_NAME {
+        return s;
+    }
     match s.char_indices().nth(MAX_NAME) {
         Some((i, _)) => &s[..i],
         None => s,
@@ -161,5 +166,23 @@ impl Events {
                 *line += by;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name keeps its first 200 characters, whether counted from the
+    /// bytes (ASCII) or not (CJK: three bytes a character).
+    #[test]
+    fn a_name_keeps_its_first_200_characters() {
+        let ascii = "r".repeat(200);
+        assert_eq!(kept(&ascii), ascii);
+        assert_eq!(kept(&"r".repeat(201)), ascii);
+        let cjk = "存".repeat(200);
+        assert_eq!(kept(&cjk), cjk);
+        assert_eq!(kept(&"存".repeat(250)), cjk);
+        assert_eq!(kept(&format!("{}x", "存".repeat(199))).chars().count(), 200);
     }
 }
