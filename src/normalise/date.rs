@@ -36,7 +36,7 @@ impl DateOrder {
 
 /// The order a date cell proves, if any (cheap for cells without `/`).
 pub fn proves(cell: &str) -> Option<DateOrder> {
-    if !cell.as_bytes().contains(&b'/') {
+    if memchr::memchr(b'/', cell.as_bytes()).is_none() {
         return None;
     }
     match slash_evidence(cell)? {
