@@ -16,6 +16,7 @@ use rustc_hash::FxHashMap;
 
 use super::Sink;
 use crate::model::{Check, Finding};
+use crate::normalise::ragged::and_list;
 
 /// How many lines of a shape a finding lists; the rest are counted.
 pub const MAX_LISTED_LINES: usize = 10;
@@ -118,15 +119,6 @@ impl RaggedRows {
             };
             sink.emit_in(s.part, Check::RaggedRow, s.first.line, message);
         }
-    }
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 

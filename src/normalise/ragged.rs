@@ -343,8 +343,8 @@ fn quoted(cell: &[u8]) -> String {
     }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
+/// `a`, `a and b`, `a, b and c` (also `ragged-row`'s list of lines).
+pub(crate) fn and_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
