@@ -13,7 +13,13 @@ use std::fs;
 use std::path::Path;
 
 fn main() {
-    let audit = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/audit");
+    // The package's folder when the script runs, not when it was compiled
+    // (`env!`): a build script compiled for one copy of the package (the
+    // pre-commit check's temporary clone) is reused by cargo for another
+    // copy with the same sources (the action check's `cargo install`), and
+    // a path baked in at compile time then names a folder that is gone.
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let audit = Path::new(&root).join("src/audit");
     println!("cargo:rerun-if-changed=src/audit");
     let declared: Vec<String> = fs::read_to_string(audit.join("mod.rs"))
         .expect("read src/audit/mod.rs")
