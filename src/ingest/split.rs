@@ -360,63 +360,17 @@ impl Scan {
 }
 
 /// Bit `i` set when byte `block + i` of `buf` is the delimiter, `"`, CR or
-/// LF (bits past the end of `buf` clear).
+/// LF (bits past the end of `buf` clear): the masked reader's masks of the
+/// block ([`masked::masks`]), together.
 #[inline(always)]
 fn structural(buf: &[u8], block: usize, delim: u8) -> u64 {
-    match buf.get(block..block + 64) {
-        Some(chunk) => mask64(chunk, delim),
-        None => {
-            // The last, short block: padded, the padding's bits cleared.
-            let tail = buf.get(block..).unwrap_or_default();
-            let mut padded = [0u8; 64];
-            padded[..tail.len()].copy_from_slice(tail);
-            let m = mask64(&padded, delim);
-            match tail.len() {
-                0 => 0,
-                n => m & (!0u64 >> (64 - n)),
-            }
-        }
+    let [q, d, lf, cr, _] = masked::masks(buf, block, delim);
+    let m = q | d | lf | cr;
+    match buf.len().saturating_sub(block) {
+        0 => 0,
+        n if n < 64 => m & (!0u64 >> (64 - n)),
+        _ => m,
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn mask64(chunk: &[u8], delim: u8) -> u64 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    debug_assert!(chunk.len() >= 64);
-    let mut out = 0u64;
-    // SAFETY: SSE2 is part of every x86_64 target, so its intrinsics are
-    // available; each load reads exactly the 16 bytes of `part`.
-    unsafe {
-        let (d, q, cr, lf) = (
-            _mm_set1_epi8(delim as i8),
-            _mm_set1_epi8(QUOTE as i8),
-            _mm_set1_epi8(b'\r' as i8),
-            _mm_set1_epi8(b'\n' as i8),
-        );
-        for (k, part) in chunk.chunks_exact(16).take(4).enumerate() {
-            let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
-            let hit = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, q)),
-                _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)),
-            );
-            out |= u64::from(_mm_movemask_epi8(hit) as u16) << (16 * k);
-        }
-    }
-    out
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn mask64(chunk: &[u8], delim: u8) -> u64 {
-    let mut out = 0u64;
-    for (i, &b) in chunk.iter().take(64).enumerate() {
-        let hit = b == delim || b == QUOTE || b == b'\r' || b == b'\n';
-        out |= u64::from(hit) << i;
-    }
-    out
 }
 
 /// What [`RangeRecords::next`] read.

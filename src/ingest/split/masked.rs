@@ -174,7 +174,7 @@ fn prefix_xor(mut x: u64) -> u64 {
 /// end, zero bytes).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 5] {
+pub(super) fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 5] {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
     };
@@ -211,7 +211,7 @@ fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 5] {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 5] {
+pub(super) fn masks(buf: &[u8], from: usize, delim: u8) -> [u64; 5] {
     let mut out = [0u64; 5];
     for (i, &b) in buf.iter().skip(from).take(64).enumerate() {
         for (m, w) in out.iter_mut().zip([QUOTE, delim, b'\n', b'\r']) {
