@@ -55,10 +55,13 @@ pub(super) fn is_figure_column(col: &Column) -> bool {
 /// reads as, when that text has at most `EXACT_CHARS` characters after
 /// its sign; else `None`.
 pub fn exact(unscaled: i128, scale: u32) -> Option<Decimal> {
-    let digits = unscaled
-        .unsigned_abs()
-        .checked_ilog10()
-        .map_or(1, |l| l + 1);
+    let abs = unscaled.unsigned_abs();
+    // u64's logarithm when it fits (i128's is several times slower).
+    let log = match u64::try_from(abs) {
+        Ok(small) => small.checked_ilog10(),
+        Err(_) => abs.checked_ilog10(),
+    };
+    let digits = log.map_or(1, |l| l + 1);
     let chars = if scale == 0 {
         digits
     } else {
@@ -199,4 +202,41 @@ fn column<T: DataType>(
         ends.push(data.len());
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_reads_as_the_text_around_the_u64_boundary() {
+        let big = i128::from(u64::MAX);
+        for unscaled in [
+            0,
+            1,
+            -1,
+            9,
+            10,
+            big - 1,
+            big,
+            big + 1,
+            -big,
+            -big - 1,
+            10i128.pow(27),
+            10i128.pow(27) - 1,
+            10i128.pow(28),
+        ] {
+            for scale in [0, 2, 10, 18] {
+                let mut text = String::new();
+                crate::ingest::parquet::cell::decimal(unscaled, scale, &mut text);
+                let chars = text.trim_start_matches('-').len();
+                let want = (chars <= EXACT_CHARS).then(|| Decimal::from_str_exact(&text).unwrap());
+                let got = exact(unscaled, scale);
+                assert_eq!(got, want, "{unscaled} scale {scale} ({text})");
+                if let (Some(g), Some(w)) = (got, want) {
+                    assert_eq!(g.scale(), w.scale(), "{text}");
+                }
+            }
+        }
+    }
 }

@@ -16,6 +16,7 @@ pub mod at_file;
 pub mod cell;
 pub mod figures;
 pub mod hashed;
+mod int_texts;
 pub mod pages;
 pub mod rows;
 #[cfg(test)]

@@ -120,37 +120,6 @@ impl Dict {
     }
 }
 
-/// Takes the PLAIN value at `pos` of a data page into `out`'s values and
-/// moves `pos` past it; its slot.
-fn next_plain(
-    data: &[u8],
-    pos: &mut usize,
-    width: Option<usize>,
-    out: &mut Slots,
-) -> Result<u32, String> {
-    let (start, end) = plain_value(data, *pos, width).ok_or("a data page ends inside a value")?;
-    *pos = end;
-    out.plain.extend_from_slice(&data[start..end]);
-    out.plain_ends.push(out.plain.len() as u32);
-    Ok(PLAIN + (out.plain_ends.len() - 1) as u32)
-}
-
-/// A PLAIN value at `pos`: a byte array (`width` `None`: a 4-byte length,
-/// then its bytes) or a fixed-length one of `width` bytes; its bytes'
-/// range, `None` when the data ends first. Offsets fit in `u32`: a page is
-/// at most `i32::MAX` bytes.
-fn plain_value(data: &[u8], pos: usize, width: Option<usize>) -> Option<(usize, usize)> {
-    if let Some(w) = width {
-        let end = pos.checked_add(w)?;
-        return (end <= data.len() && end <= u32::MAX as usize).then_some((pos, end));
-    }
-    let len = data.get(pos..pos.checked_add(4)?)?;
-    let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
-    let start = pos + 4;
-    let end = start.checked_add(len)?;
-    (end <= data.len() && end <= u32::MAX as usize).then_some((start, end))
-}
-
 /// One batch of a text column: each row's slot ([`NULL`], a dictionary
 /// entry, or one of the batch's plain values).
 #[derive(Debug, Default)]
@@ -520,12 +489,16 @@ impl BytesChunk {
                     return Err("a dictionary index out of range".into());
                 }
             }
-            Values::Plain(data, pos) => {
-                for _ in 0..values {
-                    let slot = next_plain(data, pos, self.width, out)?;
-                    out.rows.push(slot);
+            Values::Plain(data, pos) => match self.width {
+                // Fixed-length values lie one after another: one copy.
+                Some(w) => plain_run(data, pos, w, values, out)?,
+                None => {
+                    for _ in 0..values {
+                        let slot = next_plain(data, pos, self.width, out)?;
+                        out.rows.push(slot);
+                    }
                 }
-            }
+            },
             Values::None => return Err("a data page without values".into()),
         }
         if values < take {
@@ -674,6 +647,9 @@ impl BytesChunk {
         }
     }
 }
+
+mod plain;
+use plain::{next_plain, plain_run, plain_value};
 
 #[cfg(test)]
 #[path = "pages_tests.rs"]

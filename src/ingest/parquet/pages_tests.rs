@@ -231,3 +231,50 @@ fn a_page_read_a_run_at_a_time_keeps_nulls_and_errors_in_place() {
     let e = chunk.read(8, 0, &mut out).unwrap_err();
     assert_eq!(e, "a dictionary index of 2 in a dictionary of 2 entries");
 }
+
+proptest::proptest! {
+    /// A run of fixed-length PLAIN values read at once gives what reading
+    /// them one by one gives: the same slots, bytes and position, and an
+    /// error exactly when the page ends inside the run.
+    #[test]
+    fn a_plain_run_gives_what_values_one_by_one_give(
+        data in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        w in 1usize..20,
+        n in 0usize..15,
+        start in 0usize..10,
+        before in 0usize..3,
+    ) {
+        let mut one = Slots::default();
+        let mut run = Slots::default();
+        // Values already in the batch (an earlier page of it).
+        for out in [&mut one, &mut run] {
+            for k in 0..before {
+                out.plain.extend_from_slice(&[k as u8; 3]);
+                out.plain_ends.push(out.plain.len() as u32);
+                out.rows.push(PLAIN + k as u32);
+            }
+        }
+        let (mut p1, mut p2) = (start, start);
+        let mut failed = false;
+        for _ in 0..n {
+            match next_plain(&data, &mut p1, Some(w), &mut one) {
+                Ok(slot) => one.rows.push(slot),
+                Err(_) => {
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        let got = plain_run(&data, &mut p2, w, n, &mut run);
+        proptest::prop_assert_eq!(got.is_err(), failed);
+        if !failed {
+            proptest::prop_assert_eq!(p1, p2);
+            proptest::prop_assert_eq!(&one.rows, &run.rows);
+            proptest::prop_assert_eq!(&one.plain, &run.plain);
+            proptest::prop_assert_eq!(&one.plain_ends, &run.plain_ends);
+            for i in 0..one.rows() {
+                proptest::prop_assert_eq!(one.cell(i), run.cell(i));
+            }
+        }
+    }
+}

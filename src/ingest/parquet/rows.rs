@@ -30,6 +30,7 @@ use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 use super::cell::{self, Kind};
 use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
+use super::int_texts::IntTexts;
 use super::pages::{self, BytesChunk, Slots};
 use super::{Column, at_row, contained, each_row, open_row_group, read_values};
 use crate::model;
@@ -169,6 +170,8 @@ struct Cells {
     value_of_row: Vec<u32>,
     defs: Vec<i16>,
     figures: Vec<Figure>,
+    /// The texts of an integer column's values met so far.
+    memo: IntTexts,
 }
 
 impl Cells {
@@ -558,7 +561,8 @@ fn decode(
     {
         return texts(r, n, max_def, first_row, cells);
     }
-    let out = cells;
+    let mut cells_memo = std::mem::take(&mut cells.memo);
+    let out = &mut *cells;
     // A cell's text through the String-based rules of `cell`.
     macro_rules! via {
         ($s:ident, $data:ident, $e:expr) => {{
@@ -568,21 +572,25 @@ fn decode(
             r
         }};
     }
-    match reader {
+    let read = match reader {
         ColumnReader::BoolColumnReader(r) => {
             typed::<t::BoolType>(r, n, max_def, first_row, out, |v, d| {
                 d.extend_from_slice(if *v { b"true" } else { b"false" });
                 Ok(())
             })
         }
+        // An integer column holds few distinct values (a month's hours as
+        // timestamps): each one's text is made once ([`IntTexts`]).
         ColumnReader::Int32ColumnReader(r) => {
+            let memo = &mut cells_memo;
             typed::<t::Int32Type>(r, n, max_def, first_row, out, |v, d| {
-                via!(s, d, cell::integer(kind, i64::from(*v), 32, s))
+                memo.put(i64::from(*v), d, s, |v, s| cell::integer(kind, v, 32, s))
             })
         }
         ColumnReader::Int64ColumnReader(r) => {
+            let memo = &mut cells_memo;
             typed::<t::Int64Type>(r, n, max_def, first_row, out, |v, d| {
-                via!(s, d, cell::integer(kind, *v, 64, s))
+                memo.put(*v, d, s, |v, s| cell::integer(kind, v, 64, s))
             })
         }
         ColumnReader::Int96ColumnReader(r) => {
@@ -610,7 +618,9 @@ fn decode(
                 via!(s, d, cell::bytes(kind, v.data(), s))
             })
         }
-    }
+    };
+    cells.memo = cells_memo;
+    read
 }
 
 /// Reads `n` rows of a text column into `out.values`, each row's value in
