@@ -447,7 +447,13 @@ impl RowNormaliser<'_> {
         let tiers = &item.class_text;
         let summary = summary_of_row(rec, amount_col, tiers);
 
-        let mut amount = match self.number(line, rec, figures, Role::Amount)? {
+        // A summary row may have its figure only in the gross column
+        // (`VAT,,7.40` under `Net, Total`: `tax_column::gross_only`).
+        let net = match self.number(line, rec, figures, Role::Amount)? {
+            None => self.gross_only((line, rec, figures), summary)?,
+            net => net,
+        };
+        let mut amount = match net {
             Some(a) => a,
             // A summary row without a figure states nothing.
             None if summary.is_some() => {
