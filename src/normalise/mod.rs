@@ -5,6 +5,7 @@
 //! into line items.
 
 pub(crate) mod block;
+mod credit_column;
 mod credit_list;
 pub mod date;
 pub(crate) mod header;
@@ -632,6 +633,8 @@ impl RowNormaliser<'_> {
             }
         }
         let mut parts = Vec::new();
+        // A credit inside the amount (aws-monthly `Credits`), then the tax.
+        parts.extend(self.credit_part((line, rec, figures), summary, &mut item)?);
         if let Some(t) = tax {
             parts.push(self.split_tax(&mut item, t));
         }
