@@ -230,9 +230,13 @@ SPECS = {
     "fixtures/providers/aws-dbr-consolidated-2015-03.csv": csv_spec(
         "UnBlendedCost", ["UsageType", "ItemDescription", "Operation", "ProductName"],
         records=RECORDS_DBR, types=AWS_ROUNDING),
+    # The monthly report: `TotalCost` = `CostBeforeTax` + `Credits` +
+    # `TaxAmount`; read here as its parts (the charge before tax and
+    # credits, a `credit` item, a `tax` item), where billaudit takes the
+    # credit and the tax out of `TotalCost`.
     "fixtures/providers/aws-monthly-consolidated-2015-03.csv": csv_spec(
-        "TotalCost", ["UsageType", "ItemDescription", "Operation", "ProductName"],
-        records=RECORDS_MONTHLY, types=AWS_ROUNDING),
+        "CostBeforeTax", ["UsageType", "ItemDescription", "Operation", "ProductName"],
+        records=RECORDS_MONTHLY, types=AWS_ROUNDING, tax="TaxAmount", credit="Credits"),
     # DigitalOcean: the description is the resource's name; the product
     # column says what each charge is (a Backups row names its Droplet).
     "fixtures/providers/digitalocean-invoice-2025-10.csv": csv_spec(
@@ -525,6 +529,13 @@ def read_csv_rows(rel, spec):
                 if not terr and tax != 0:
                     rows.append({"line": i, "part": pi, "amount": tax, "category": "tax",
                                  "text": f"{spec['tax']}: {desc}", "why": f"the row's `{spec['tax']}` column"})
+            if "credit" in spec:
+                # A per-row credit column: its non-zero cell is the row's credit.
+                credit, cerr = parse_amount(row.get(spec["credit"], ""), spec.get("decimal_comma", False))
+                if not cerr and credit != 0:
+                    rows.append({"line": i, "part": pi, "amount": credit, "category": "credit",
+                                 "text": f"{spec['credit']}: {desc}",
+                                 "why": f"the row's `{spec['credit']}` column"})
         if header is None:
             raise ValueError(f"{part}: no header with column {spec['amount']!r}")
     return rows

@@ -99,7 +99,8 @@ pub struct LineItem {
     /// Set by the profile when a column decides the category outright
     /// (FOCUS `ChargeCategory=Tax`, a text invoice's tax line, ...).
     /// The id is the rule's (`summary-tax`, a marker's id), or
-    /// [`CREDIT_LIST_RULE`] / [`TAX_COLUMN_RULE`] for an item a row gives
+    /// [`CREDIT_LIST_RULE`] / [`TAX_COLUMN_RULE`] / [`CREDIT_COLUMN_RULE`]
+    /// for an item a row gives
     /// besides its own charge ([`LineItem::beside`]).
     pub forced: Option<(Category, &'static str)>,
     pub category: Category,
@@ -148,6 +149,10 @@ pub const CREDIT_LIST_RULE: &str = "credit-list";
 /// The forced id of the tax a row states in a tax column (`VAT`, Linode
 /// `tax`): its own `tax` item, on the row's line.
 pub const TAX_COLUMN_RULE: &str = "tax-column";
+/// The forced id of the credit a row states in a credit column inside its
+/// amount (AWS monthly report `Credits`): its own `credit` item, on the
+/// row's line.
+pub const CREDIT_COLUMN_RULE: &str = "credit-column";
 
 impl LineItem {
     /// An item a row gives besides its own charge (a listed credit, the
@@ -167,9 +172,12 @@ impl LineItem {
         part
     }
 
-    /// The tax of a tax column ([`TAX_COLUMN_RULE`]).
-    pub fn is_row_tax(&self) -> bool {
-        self.forced.is_some_and(|(_, id)| id == TAX_COLUMN_RULE)
+    /// The tax of a tax column or the credit of a credit column
+    /// ([`TAX_COLUMN_RULE`], [`CREDIT_COLUMN_RULE`]): a part of its row's
+    /// amount, which repeats when its row does.
+    pub fn is_row_part(&self) -> bool {
+        self.forced
+            .is_some_and(|(_, id)| id == TAX_COLUMN_RULE || id == CREDIT_COLUMN_RULE)
     }
 
     pub fn new(line: u64, description: impl Into<String>, amount: Decimal) -> Self {

@@ -87,9 +87,9 @@ fn key(item: &LineItem) -> u64 {
 
 impl Seen {
     pub fn add(&mut self, item: &LineItem, sink: &mut Sink<'_>) {
-        // A tax column's tax repeats when its row does: the row's charge
-        // reports the repeat, once.
-        if item.amount == Decimal::ZERO || item.is_row_tax() {
+        // A tax column's tax or a credit column's credit repeats when its
+        // row does: the row's charge reports the repeat, once.
+        if item.amount == Decimal::ZERO || item.is_row_part() {
             return;
         }
         let text = || repeat_text(&item.description, item.amount, item.currency.as_deref());

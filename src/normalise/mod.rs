@@ -5,6 +5,7 @@
 //! into line items.
 
 pub(crate) mod block;
+mod credit_column;
 mod credit_list;
 pub mod date;
 pub(crate) mod header;
@@ -447,7 +448,13 @@ impl RowNormaliser<'_> {
         let tiers = &item.class_text;
         let summary = summary_of_row(rec, amount_col, tiers);
 
-        let mut amount = match self.number(line, rec, figures, Role::Amount)? {
+        // A summary row may have its figure only in the gross column
+        // (`VAT,,7.40` under `Net, Total`: `tax_column::gross_only`).
+        let net = match self.number(line, rec, figures, Role::Amount)? {
+            None => self.gross_only((line, rec, figures), summary)?,
+            net => net,
+        };
+        let mut amount = match net {
             Some(a) => a,
             // A summary row without a figure states nothing.
             None if summary.is_some() => {
@@ -626,6 +633,8 @@ impl RowNormaliser<'_> {
             }
         }
         let mut parts = Vec::new();
+        // A credit inside the amount (aws-monthly `Credits`), then the tax.
+        parts.extend(self.credit_part((line, rec, figures), summary, &mut item)?);
         if let Some(t) = tax {
             parts.push(self.split_tax(&mut item, t));
         }

@@ -193,7 +193,8 @@ impl RowNormaliser<'_> {
                 | Role::UnitPrice
                 | Role::ListAmount
                 | Role::Tax
-                | Role::Gross,
+                | Role::Gross
+                | Role::Credit,
             ) => {
                 return Join::Figure;
             }

@@ -54,6 +54,25 @@ impl RowNormaliser<'_> {
             .map(|amount| RowTax { amount, from_gross }))
     }
 
+    /// The figure of a summary row whose amount (net) cell is empty, from
+    /// its gross cell ([`Role::Gross`], `Net, Total`): a tax or credit row
+    /// (`VAT,,7.40`) is that tax or credit, and a total row states what is
+    /// due, its gross. `None` for a subtotal row, which states its net
+    /// (not given), and for a charge row, whose empty net stays a
+    /// `missing-amount`.
+    pub(super) fn gross_only<C: Cells + ?Sized, F: Figures + ?Sized>(
+        &self,
+        (line, rec, figures): (u64, &C, &F),
+        summary: Option<SummaryKind>,
+    ) -> Result<Option<Decimal>, Box<Finding>> {
+        match summary {
+            Some(SummaryKind::Tax | SummaryKind::Credit | SummaryKind::Total) => {
+                self.figure(line, rec, figures, Role::Gross, summary)
+            }
+            Some(SummaryKind::Subtotal) | None => Ok(None),
+        }
+    }
+
     /// Takes the tax out of the charge `item` when its amount includes it
     /// ([`net_of`]), and gives the `tax` item beside it.
     pub(super) fn split_tax(&self, item: &mut LineItem, tax: RowTax) -> LineItem {

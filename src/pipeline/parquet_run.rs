@@ -127,13 +127,14 @@ fn modes(text: &[bool], norm: &RowNormaliser<'_>, table: &Table, duplicates: boo
 }
 
 /// The roles read only as figures, through [`Figures`].
-const FIGURE_ROLES: [Role; 6] = [
+const FIGURE_ROLES: [Role; 7] = [
     Role::Amount,
     Role::Quantity,
     Role::UnitPrice,
     Role::ListAmount,
     Role::Tax,
     Role::Gross,
+    Role::Credit,
 ];
 
 /// The columns whose cells are read only as numbers (the amount, quantity,

@@ -147,9 +147,11 @@ fn aws_monthly_report_counts_the_payer_rows_once() {
     let path = fixture("providers/aws-monthly-consolidated-2015-03.csv");
     let b = audit_one(&path);
     // TotalCost of the PayerLineItem rows (lines 2-5):
-    //   compute   105.20 - 5.00 (credit inside the row) = 100.20
+    //   compute   100.20 - (-5.00) (the credit inside the row) = 105.20,
+    //             its CostBeforeTax; credit -5.00 (its Credits)
     //   storage   30.00; replica 6.00; bandwidth 13.50
-    //   total     100.20 + 30 + 6 + 13.50 = 149.70
+    //   total     105.20 - 5.00 + 30 + 6 + 13.50 = 149.70
+    //             = 100.20 + 30 + 6 + 13.50, as before the credit's item
     // The linked rows agree: ml-research 58.12 + 20 + 6 + 9 = 93.12 and
     // web-prod 42.08 + 10 + 4.50 = 56.58; 93.12 + 56.58 = 149.70.
     expect(
@@ -158,13 +160,15 @@ fn aws_monthly_report_counts_the_payer_rows_once() {
         Some("USD"),
         "149.70",
         &[
-            ("compute", "100.20"),
+            ("compute", "105.20"),
             ("storage", "30.00"),
             ("storage_replica", "6.00"),
             ("bandwidth", "13.50"),
+            ("credit", "-5.00"),
         ],
     );
-    assert_eq!(b.line_items, 4);
+    // 4 charges and the GPU row's credit.
+    assert_eq!(b.line_items, 5);
     // 7 LinkedLineItem + 2 AccountTotal + InvoiceTotal + StatementTotal.
     assert_eq!(b.skipped.summary, 11);
     assert_eq!(b.stated_total.as_deref().map(d), Some(d("149.70")));
@@ -174,85 +178,91 @@ fn aws_monthly_report_counts_the_payer_rows_once() {
     assert_eq!(sum_every_row(&path, "TotalCost"), d("748.50"));
 }
 
-/// A monthly report with VAT (a payer taxed in France): each row's
-/// `TaxAmount` is inside its `TotalCost`. Before, the tax stayed in each
-/// charge's category (compute 120.24, tax 0) and the hidden share was of
-/// the charges with their tax.
-#[test]
-fn aws_monthly_report_gives_the_tax_amount_its_own_category() {
-    const HEADER: &str = "InvoiceID,PayerAccountId,LinkedAccountId,RecordType,RecordID,\
+/// The monthly report's 29 columns.
+const MONTHLY_HEADER: &str = "InvoiceID,PayerAccountId,LinkedAccountId,RecordType,RecordID,\
 BillingPeriodStartDate,BillingPeriodEndDate,InvoiceDate,PayerAccountName,LinkedAccountName,\
 TaxationAddress,PayerPONumber,ProductCode,ProductName,SellerOfRecord,UsageType,Operation,\
 RateId,ItemDescription,UsageStartDate,UsageEndDate,UsageQuantity,BlendedRate,CurrencyCode,\
 CostBeforeTax,Credits,TaxAmount,TaxType,TotalCost";
-    // One row in the report's 29 columns.
-    let row = |kind: &str, linked: &str, product: &str, usage: &str, desc: &str, money: &str| {
-        format!(
-            "\"9001\",\"123456789012\",\"{linked}\",\"{kind}\",\"1\",\"2025/03/01 00:00:00\",\
+
+/// One row in the report's 29 columns; `money` is its last five cells
+/// (`CostBeforeTax`, `Credits`, `TaxAmount`, `TaxType`, `TotalCost`).
+fn monthly_row(
+    kind: &str,
+    linked: &str,
+    product: &str,
+    usage: &str,
+    desc: &str,
+    money: &str,
+) -> String {
+    format!(
+        "\"9001\",\"123456789012\",\"{linked}\",\"{kind}\",\"1\",\"2025/03/01 00:00:00\",\
 \"2025/03/31 23:59:59\",\"2025/04/02 08:00:00\",\"Exemple SAS\",\"\",\"1 rue X, Paris, FR\",\"\",\
 \"{product}\",\"\",\"Amazon Web Services EMEA SARL\",\"{usage}\",\"\",\"1\",\"{desc}\",\
 \"2025/03/01 00:00:00\",\"2025/03/31 23:59:59\",\"1\",\"\",\"USD\",{money}\n"
-        )
-    };
-    let mut csv = format!("{HEADER}\n");
-    let gpu = "$0.526 per On Demand Linux g4dn.xlarge Instance Hour";
-    let ebs = "$0.10 per GB-month of General Purpose SSD (gp2) provisioned storage";
-    let out = "$0.09 per GB - first 10 TB / month data transfer out";
-    // CostBeforeTax, Credits, TaxAmount (20% of before tax + credits),
-    // TaxType, TotalCost.
-    for (kind, linked) in [("PayerLineItem", ""), ("LinkedLineItem", "111111111111")] {
-        let box_usage = "BoxUsage:g4dn.xlarge";
-        csv += &row(
-            kind,
-            linked,
+    )
+}
+
+/// A consolidated monthly report of three charges (a GPU instance, a gp2
+/// volume, data transfer out), `money` the last five cells of each: the
+/// payer's rows, one linked account's rows restating them, and an invoice
+/// and a statement total of `total`.
+fn monthly_bill(money: [&str; 3], total: &str) -> String {
+    let charges = [
+        (
             "AmazonEC2",
-            box_usage,
-            gpu,
-            "\"105.20\",\"-5.00\",\"20.04\",\"VAT\",\"120.24\"",
-        );
-        csv += &row(
-            kind,
-            linked,
+            "BoxUsage:g4dn.xlarge",
+            "$0.526 per On Demand Linux g4dn.xlarge Instance Hour",
+        ),
+        (
             "AmazonEC2",
             "EBS:VolumeUsage.gp2",
-            ebs,
-            "\"30.00\",\"0.00\",\"6.00\",\"VAT\",\"36.00\"",
-        );
-        csv += &row(
-            kind,
-            linked,
+            "$0.10 per GB-month of General Purpose SSD (gp2) provisioned storage",
+        ),
+        (
             "AWSDataTransfer",
             "DataTransfer-Out-Bytes",
-            out,
-            "\"13.50\",\"0.00\",\"2.70\",\"VAT\",\"16.20\"",
-        );
+            "$0.09 per GB - first 10 TB / month data transfer out",
+        ),
+    ];
+    let mut csv = format!("{MONTHLY_HEADER}\n");
+    for (kind, linked) in [("PayerLineItem", ""), ("LinkedLineItem", "111111111111")] {
+        for ((product, usage, desc), money) in charges.iter().zip(money) {
+            csv += &monthly_row(kind, linked, product, usage, desc, money);
+        }
     }
-    let total = "\"148.70\",\"-5.00\",\"28.74\",\"\",\"172.44\"";
-    csv += &row(
-        "InvoiceTotal",
-        "",
-        "",
-        "",
-        "Total amount for invoice",
-        total,
-    );
-    csv += &row(
-        "StatementTotal",
-        "",
-        "",
-        "",
-        "Total statement amount",
-        total,
+    let (invoice, statement) = ("Total amount for invoice", "Total statement amount");
+    csv += &monthly_row("InvoiceTotal", "", "", "", invoice, total);
+    csv += &monthly_row("StatementTotal", "", "", "", statement, total);
+    csv
+}
+
+/// A monthly report with VAT (a payer taxed in France): each row's
+/// `TaxAmount` is inside its `TotalCost`. Before, the tax stayed in each
+/// charge's category (compute 120.24, tax 0) and the hidden share was of
+/// the charges with their tax. (The GPU row's credit is its own item too:
+/// `aws_monthly_report_gives_the_credits_their_own_category`.)
+#[test]
+fn aws_monthly_report_gives_the_tax_amount_its_own_category() {
+    // CostBeforeTax, Credits, TaxAmount (20% of before tax + credits),
+    // TaxType, TotalCost.
+    let csv = monthly_bill(
+        [
+            "\"105.20\",\"-5.00\",\"20.04\",\"VAT\",\"120.24\"",
+            "\"30.00\",\"0.00\",\"6.00\",\"VAT\",\"36.00\"",
+            "\"13.50\",\"0.00\",\"2.70\",\"VAT\",\"16.20\"",
+        ],
+        "\"148.70\",\"-5.00\",\"28.74\",\"\",\"172.44\"",
     );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("123456789012-aws-billing-csv-2025-03.csv");
     std::fs::write(&path, &csv).unwrap();
     let b = audit_one(&path);
-    // The payer rows, their tax taken out of TotalCost:
-    //   compute   120.24 - 20.04 = 100.20 (105.20 less the 5.00 credit)
+    // The payer rows, their tax (and credit) taken out of TotalCost:
+    //   compute   120.24 - 20.04 - (-5.00) = 105.20; credit -5.00
     //   storage   36.00 - 6.00 = 30.00; bandwidth 16.20 - 2.70 = 13.50
     //   tax       20.04 + 6.00 + 2.70 = 28.74
-    //   total     100.20 + 30.00 + 13.50 + 28.74 = 172.44
+    //   total     105.20 - 5.00 + 30.00 + 13.50 + 28.74 = 172.44
     //             = 120.24 + 36.00 + 16.20, the TotalCost column's sum.
     expect(
         &b,
@@ -260,19 +270,75 @@ CostBeforeTax,Credits,TaxAmount,TaxType,TotalCost";
         Some("USD"),
         "172.44",
         &[
-            ("compute", "100.20"),
+            ("compute", "105.20"),
             ("storage", "30.00"),
             ("bandwidth", "13.50"),
+            ("credit", "-5.00"),
             ("tax", "28.74"),
         ],
     );
-    // Subtotal 100.20 + 30.00 + 13.50 = 143.70, before tax.
-    assert_eq!(d(&b.subtotal), d("143.70"));
-    // 3 charges and their 3 taxes; 3 linked rows, the invoice and the
-    // statement total skipped.
-    assert_eq!(b.line_items, 6);
+    // Subtotal 105.20 + 30.00 + 13.50 = 148.70, before tax and credits.
+    assert_eq!(d(&b.subtotal), d("148.70"));
+    // 3 charges, their 3 taxes and the GPU row's credit; 3 linked rows,
+    // the invoice and the statement total skipped.
+    assert_eq!(b.line_items, 7);
     assert_eq!(b.skipped.summary, 5);
     assert_eq!(b.stated_total.as_deref().map(d), Some(d("172.44")));
+    assert!(!codes(&b).contains(&"total-mismatch".to_string()));
+}
+
+/// A monthly report whose rows carry credits (`Credits`, negative, inside
+/// `TotalCost` = `CostBeforeTax` + `Credits` + `TaxAmount`). Before, each
+/// credit was netted into its charge: compute 100.20, storage 20.00,
+/// credit 0.
+#[test]
+fn aws_monthly_report_gives_the_credits_their_own_category() {
+    // CostBeforeTax, Credits, TaxAmount (20% of before tax + credits),
+    // TaxType, TotalCost; each row's TotalCost checked by hand:
+    //   GPU       105.20 - 5.00 + 20.04 = 120.24 (20.04 = 20% of 100.20)
+    //   gp2       30.00 - 10.00 + 4.00 = 24.00 (4.00 = 20% of 20.00)
+    //   transfer  13.50 + 0 + 2.70 = 16.20 (2.70 = 20% of 13.50)
+    // Totals: 148.70 - 15.00 + 26.74 = 160.44 = 120.24 + 24.00 + 16.20.
+    let csv = monthly_bill(
+        [
+            "\"105.20\",\"-5.00\",\"20.04\",\"VAT\",\"120.24\"",
+            "\"30.00\",\"-10.00\",\"4.00\",\"VAT\",\"24.00\"",
+            "\"13.50\",\"0.00\",\"2.70\",\"VAT\",\"16.20\"",
+        ],
+        "\"148.70\",\"-15.00\",\"26.74\",\"\",\"160.44\"",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("123456789012-aws-billing-csv-2025-03.csv");
+    std::fs::write(&path, &csv).unwrap();
+    let b = audit_one(&path);
+    // The payer rows, their tax and credit taken out of TotalCost:
+    //   compute   120.24 - 20.04 - (-5.00) = 105.20, its CostBeforeTax
+    //   storage   24.00 - 4.00 - (-10.00) = 30.00
+    //   bandwidth 16.20 - 2.70 - 0 = 13.50
+    //   credit    -5.00 + -10.00 = -15.00
+    //   tax       20.04 + 4.00 + 2.70 = 26.74
+    //   total     105.20 + 30.00 + 13.50 - 15.00 + 26.74 = 160.44, the
+    //             TotalCost column's sum as before the change.
+    expect(
+        &b,
+        "aws-monthly",
+        Some("USD"),
+        "160.44",
+        &[
+            ("compute", "105.20"),
+            ("storage", "30.00"),
+            ("bandwidth", "13.50"),
+            ("credit", "-15.00"),
+            ("tax", "26.74"),
+        ],
+    );
+    // Subtotal 105.20 + 30.00 + 13.50 = 148.70, the CostBeforeTax sum.
+    assert_eq!(d(&b.subtotal), d("148.70"));
+    // 3 charges, their 3 taxes and 2 credits (the transfer's is 0: no
+    // item); 3 linked rows, the invoice and the statement total skipped.
+    assert_eq!(b.line_items, 8);
+    assert_eq!(b.skipped.summary, 5);
+    assert_eq!(b.stated_total.as_deref().map(d), Some(d("160.44")));
     assert!(!codes(&b).contains(&"total-mismatch".to_string()));
 }
 

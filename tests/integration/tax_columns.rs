@@ -182,6 +182,80 @@ fn a_net_and_a_total_column_without_a_tax_column_give_the_difference_as_tax() {
     assert_eq!(b.skipped.summary, 1);
 }
 
+/// A `Net, Total` invoice whose VAT is stated once, at the bottom: the
+/// tax row and the total row have their figure only in the Total column.
+const NET_TOTAL_VAT_ROW: &str = "Description,Qty,Unit Price,Net,Total
+H100 GPU hours,10,3.00,30.00,30.00
+Object storage,1,5.00,5.00,5.00
+Egress,1,1.00,1.00,1.00
+Subtotal,,,,36.00
+VAT,,,,7.40
+Total,,,,43.40
+";
+
+/// The same bottom VAT row beside a line that carries its own tax (Net
+/// 30.00, Total 36.00) and a discount with its figure only in the Total
+/// column.
+const NET_TOTAL_MIXED: &str = "Description,Qty,Unit Price,Net,Total
+H100 GPU hours,10,3.00,30.00,36.00
+Object storage,1,5.00,5.00,5.00
+Egress,1,1.00,1.00,1.00
+Discount,,,,-1.00
+VAT,,,,1.00
+Total,,,,42.00
+";
+
+#[test]
+fn a_tax_row_with_its_figure_only_in_the_total_column_is_a_tax_item() {
+    // Before: `VAT,,,,7.40` was a tax summary row "without a figure" (its
+    // Net cell empty) and `Total,,,,43.40` a total row stating nothing:
+    // tax 0, total 36.00, no stated total.
+    let b = audit("net-total-vat-row.csv", NET_TOTAL_VAT_ROW);
+    assert_eq!(b.totals.get(Category::Compute), d("30.00"));
+    assert_eq!(b.totals.get(Category::Storage), d("5.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("1.00"));
+    // 30.00 + 5.00 + 1.00 = 36.00 before tax.
+    assert_eq!(b.subtotal, d("36.00"));
+    // The VAT row's 7.40, read from the Total column.
+    assert_eq!(b.totals.get(Category::Tax), d("7.40"));
+    // The Total column's items: 30.00 + 5.00 + 1.00 + 7.40 = 43.40; the
+    // total row is not summed (it would make 86.80).
+    assert_eq!(b.total, d("43.40"), "36.00 + 7.40");
+    // The total row states its Total cell, 43.40, and it agrees.
+    assert_eq!(b.stated_total, Some(d("43.40")));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    assert!(!has(&b, "parse-double-counted"), "{:?}", b.findings);
+    // 3 charges (their gross is their net: no tax items) and the VAT row;
+    // the subtotal and total rows set aside.
+    assert_eq!(b.line_items, 4);
+    assert_eq!(b.skipped.summary, 2);
+    // A subtotal states its net, which `Subtotal,,,,36.00` does not give:
+    // it states nothing (and is not summed).
+    assert_eq!(b.stated_subtotal, None);
+
+    let b = audit("net-total-mixed.csv", NET_TOTAL_MIXED);
+    // The H100 line reads as before: its Net 30.00 is compute and 36.00 -
+    // 30.00 = 6.00 its tax item.
+    assert_eq!(b.totals.get(Category::Compute), d("30.00"));
+    assert_eq!(b.totals.get(Category::Storage), d("5.00"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("1.00"));
+    assert_eq!(b.subtotal, d("36.00"), "30.00 + 5.00 + 1.00");
+    // The discount row's -1.00 from the Total column.
+    assert_eq!(b.totals.get(Category::Credit), d("-1.00"));
+    // 6.00 (the H100 line's) + 1.00 (the VAT row's) = 7.00.
+    assert_eq!(b.totals.get(Category::Tax), d("7.00"));
+    // 36.00 - 1.00 + 7.00 = 42.00 = 36.00 + 5.00 + 1.00 - 1.00 + 1.00, the
+    // Total column's items; the total row states 42.00 and is not summed.
+    assert_eq!(b.total, d("42.00"));
+    assert_eq!(b.stated_total, Some(d("42.00")));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    // 10 x 3.00 = 30.00: the net agrees with its arithmetic.
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+    // 3 charges, the H100 line's tax, the discount and the VAT row.
+    assert_eq!(b.line_items, 6);
+    assert_eq!(b.skipped.summary, 1);
+}
+
 #[test]
 fn a_net_and_a_gross_amount_column_read_the_net_and_the_difference() {
     // `Gross Amount` comes before `Net Amount` among the amount names:

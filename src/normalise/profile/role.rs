@@ -25,10 +25,14 @@ pub enum Role {
     /// The amount with its tax beside a net one, no tax column (`Net,
     /// Total`): gross - net is a `tax` item (`normalise/tax_column.rs`).
     Gross,
+    /// The credit applied to the line, in its own column and inside the
+    /// amount (AWS monthly report `Credits` in `TotalCost`): a `credit`
+    /// item beside the charge, taken out of it (`normalise/credit_column.rs`).
+    Credit,
 }
 
 impl Role {
-    pub const ALL: [Role; 15] = [
+    pub const ALL: [Role; 16] = [
         Role::Description,
         Role::Amount,
         Role::Quantity,
@@ -44,6 +48,7 @@ impl Role {
         Role::ResourceId,
         Role::Tax,
         Role::Gross,
+        Role::Credit,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -63,6 +68,7 @@ impl Role {
             Role::ResourceId => "resource_id",
             Role::Tax => "tax",
             Role::Gross => "gross",
+            Role::Credit => "credit",
         }
     }
 
@@ -77,6 +83,7 @@ impl Role {
             "resource" => "resource_id",
             "vat" | "tax_amount" => "tax",
             "gross_amount" => "gross",
+            "credits" => "credit",
             other => other,
         };
         Role::ALL.into_iter().find(|r| r.as_str() == s)

@@ -95,6 +95,9 @@ pub(super) const MONTHLY: Spec = Spec {
         (Role::Currency, &["CurrencyCode"]),
         // The row's tax, inside `TotalCost`: a `tax` item beside the charge.
         (Role::Tax, &["TaxAmount"]),
+        // The row's credits (negative), inside `TotalCost` too: a `credit`
+        // item beside the charge.
+        (Role::Credit, &["Credits"]),
         (Role::Start, &["UsageStartDate", "BillingPeriodStartDate"]),
         (Role::End, &["UsageEndDate", "BillingPeriodEndDate"]),
     ],
@@ -103,8 +106,9 @@ pub(super) const MONTHLY: Spec = Spec {
         &["ProductCode", "ProductName"],
     ],
     // `TotalCost` = `CostBeforeTax` + `Credits` + `TaxAmount`: the first
-    // two are never summed besides it, and the tax is taken out of it.
-    ignored: &["CostBeforeTax", "Credits", "BlendedRate"],
+    // is never summed besides it, and the credits and the tax are taken
+    // out of it (each its own item).
+    ignored: &["CostBeforeTax", "BlendedRate"],
     amount_includes_tax: true,
     markers: &[ROUNDING],
     tag_prefixes: &["user:", "aws:"],
