@@ -13,7 +13,7 @@ pub use crate::vocab::category::Category;
 pub use crate::vocab::checks::{Check, Severity};
 
 mod cells;
-pub use cells::{Cells, record_fingerprint};
+pub use cells::{Cells, fold_hash, record_fingerprint};
 
 /// One thing a careful auditor would flag.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -107,6 +107,13 @@ pub fn record_fingerprint<C: Cells + ?Sized>(rec: &C, skip: &[usize]) -> u64 {
     mix(h ^ P0, P1)
 }
 
+/// `h` with the 64-bit hash `x` folded in (a cell's hash into a row's
+/// fingerprint so far; not for anything adversarial).
+#[inline(always)]
+pub fn fold_hash(h: u64, x: u64) -> u64 {
+    mix(h ^ P0, x ^ P1)
+}
+
 /// The seed of a row's fingerprint.
 const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// wyhash's constants (wyhash final version 4, public domain).

@@ -287,6 +287,7 @@ pub(super) fn read<'p>(
                             continue;
                         }
                     };
+                    group.fingerprint_skipping(&held_norm.map.row_ids);
                     // The checks' state of the row group's batches not yet
                     // sent, their rows and their number.
                     let mut open: Option<Bills<'p>> = None;

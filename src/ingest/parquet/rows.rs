@@ -25,12 +25,14 @@ use ::csv::ByteRecord;
 use ::parquet::column::reader::{ColumnReader, ColumnReaderImpl};
 use ::parquet::data_type::DataType;
 use ::parquet::file::reader::FileReader;
-use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+use xxhash_rust::xxh3::xxh3_64;
 
 use super::cell::{self, Kind};
 use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
 use super::int_texts::IntTexts;
+
+mod fingerprint;
 use super::pages::{self, BytesChunk, Slots};
 use super::{Column, at_row, contained, each_row, open_row_group, read_values};
 use crate::model;
@@ -150,6 +152,8 @@ impl Table {
             batch_rows: 0,
             cells: self.columns.iter().map(|_| Cells::default()).collect(),
             scratch: String::new(),
+            fingerprint_skip: None,
+            fingerprints: Vec::new(),
         })
     }
 }
@@ -313,6 +317,10 @@ pub struct Group<'t> {
     batch_rows: usize,
     cells: Vec<Cells>,
     scratch: String,
+    /// The record indices left out of the fingerprints ([`Group::fingerprint_skipping`]).
+    fingerprint_skip: Option<Vec<usize>>,
+    /// The batch's rows' held fingerprints, when `fingerprint_skip` is set.
+    fingerprints: Vec<u64>,
 }
 
 impl<'t> Group<'t> {
@@ -406,7 +414,16 @@ impl<'t> Group<'t> {
             .map(|&c| self.cells[c].longest())
             .max()
             .unwrap_or(0);
+        if let Some(skip) = &self.fingerprint_skip {
+            fingerprint::batch(&self.held, skip, &self.cells, n, &mut self.fingerprints);
+        }
         Ok(n)
+    }
+
+    /// Fingerprints each batch's rows column by column as it is decoded,
+    /// leaving out the record's cells at `skip` (the row-id columns).
+    pub fn fingerprint_skipping(&mut self, skip: &[usize]) {
+        self.fingerprint_skip = Some(skip.to_vec());
     }
 
     /// The number (1-based, in the file) of the batch's first row: row N
@@ -512,36 +529,16 @@ impl model::Cells for HeldRow<'_, '_> {
         self.iter().position(|f| f.len() > max)
     }
 
-    /// The held cells' fingerprint, column by column: each kept cell's
-    /// `xxh3_64` (a dictionary entry's hashed once, not the row's text
-    /// put together and hashed), in column order, hashed as one. The same
-    /// cells give the same fingerprint whichever reader decoded them
-    /// (docs/decisions.md, "Parquet: the held cells' fingerprint, column
-    /// by column").
+    /// The held cells' fingerprint ([`fingerprint`]): the batch's, made
+    /// column by column when it was decoded, for the file's row-id columns.
     fn fingerprint(&self, skip: &[usize]) -> Option<u64> {
-        let mut buf = [0u8; 8 * FINGERPRINT_BLOCK];
-        let (mut h, mut n) = (FINGERPRINT_SEED, 0);
-        for (k, &c) in self.group.held.iter().enumerate() {
-            if skip.contains(&k) {
-                continue;
-            }
-            if n == buf.len() {
-                h = xxh3_64_with_seed(&buf, h);
-                n = 0;
-            }
-            let x = self.group.cells[c].cell_hash(self.i);
-            buf[n..n + 8].copy_from_slice(&x.to_le_bytes());
-            n += 8;
+        let g = self.group;
+        if g.fingerprint_skip.as_deref() == Some(skip) && g.fingerprints.len() == g.batch_rows {
+            return g.fingerprints.get(self.i).copied();
         }
-        Some(xxh3_64_with_seed(&buf[..n], h))
+        Some(fingerprint::row(&g.held, skip, &g.cells, self.i))
     }
 }
-
-/// Cells' hashes put together before they are hashed as one.
-const FINGERPRINT_BLOCK: usize = 32;
-
-/// The seed of a held row's fingerprint.
-const FINGERPRINT_SEED: u64 = 0x1319_8a2e_0370_7344;
 
 /// Decodes `n` rows of one column into `cells` (see the module docs).
 fn decode(
