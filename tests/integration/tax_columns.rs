@@ -307,3 +307,38 @@ fn a_net_and_a_total_column_in_parquet_read_as_their_csv() {
         assert_eq!(b.totals.tax, "7.40", "{ext}");
     }
 }
+
+/// The gross-only summary rows of `Net, Total` bills
+/// (`a_tax_row_with_its_figure_only_in_the_total_column_is_a_tax_item`)
+/// read the same from Parquet, where the empty Net cell is a null
+/// DECIMAL read as a figure, as from CSV.
+#[test]
+fn a_gross_only_tax_row_in_parquet_reads_as_in_csv() {
+    if !python_has(&["duckdb"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "gross-only",
+        "SELECT * FROM (VALUES \
+         ('H100 GPU hours', 30.00::DECIMAL(12,2), 30.00::DECIMAL(12,2), 'EUR'), \
+         ('Object storage', 5.00::DECIMAL(12,2), 5.00::DECIMAL(12,2), 'EUR'), \
+         ('Egress', 1.00::DECIMAL(12,2), 1.00::DECIMAL(12,2), 'EUR'), \
+         ('VAT', NULL, 7.40::DECIMAL(12,2), 'EUR'), \
+         ('Total', NULL, 43.40::DECIMAL(12,2), 'EUR')) \
+         AS t(\"Description\", \"Net\", \"Total\", \"Currency\")",
+    );
+    for ext in ["parquet", "csv"] {
+        let p = dir.path().join(format!("gross-only.{ext}"));
+        let (r, _) = audit_json(&[p.to_str().unwrap()]);
+        let b = &r.bills[0];
+        // Items 30.00 + 5.00 + 1.00 = 36.00; the VAT row is a tax item of
+        // 7.40; total 36.00 + 7.40 = 43.40, which the Total row states
+        // (not summed: 86.80 if it were).
+        assert_eq!(b.subtotal, "36.00", "{ext}");
+        assert_eq!(b.totals.tax, "7.40", "{ext}");
+        assert_eq!(b.total, "43.40", "{ext}");
+        assert_eq!(b.stated_total.as_deref(), Some("43.40"), "{ext}");
+    }
+}
