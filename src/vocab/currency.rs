@@ -108,8 +108,10 @@ pub const CURRENCIES: &[Currency] = &[
     Currency {
         code: "KRW",
         aliases: &[],
-        symbols: &["₩"],
-        names: &[],
+        // Korean bills write the won after the amount (`4,500원`) and in
+        // their headers (`금액(원)`), as Japanese ones write `円`.
+        symbols: &["₩", "원"],
+        names: &["원화", "韩元"],
         whole: true,
     },
     Currency {
@@ -262,6 +264,8 @@ mod tests {
         assert_eq!(code_of("usd"), Some("USD"));
         assert_eq!(code_of("RMB"), Some("CNY"));
         assert_eq!(code_of("円"), Some("JPY"));
+        assert_eq!(code_of("원"), Some("KRW"));
+        assert_eq!(code_of("원화"), Some("KRW"));
         assert_eq!(code_of("Rs."), Some("INR"));
         assert_eq!(code_of("dollars"), None);
         assert!(is_code("pln") && !is_code("$"));

@@ -226,3 +226,44 @@ fn a_file_without_a_currency_column_says_so() {
     assert_eq!(json["bills"][0]["currency_note"], serde_json::Value::Null);
     assert!(!stdout(&run(&["audit", "fixtures/csv/clean-bill.csv"])).contains("note:"));
 }
+
+/// A Korean GPU cloud's export, a shape nobody here wrote a profile for:
+/// two preamble lines, Korean headers with the currency in brackets
+/// (`금액(원)`: the won), thousands separators, and subtotal, VAT and total
+/// rows with their label in the item column. Before, the currency was
+/// unknown (`원` was no spelling of KRW).
+#[test]
+fn a_korean_bill_names_its_currency_in_its_headers() {
+    let csv = "청구서 번호,INV-2025-11-0042\n\
+               청구 기간,2025-11-01 ~ 2025-11-30\n\
+               \n\
+               서비스명,항목,사용량,단위,단가(원),금액(원)\n\
+               GPU 서버,A100 80GB 인스턴스 사용,\"120\",시간,\"4,500\",\"540,000\"\n\
+               GPU 서버,H100 인스턴스 사용,\"40\",시간,\"9,800\",\"392,000\"\n\
+               스토리지,블록 스토리지 (SSD),\"500\",GB-월,\"120\",\"60,000\"\n\
+               스토리지,스냅샷 백업,\"300\",GB-월,\"80\",\"24,000\"\n\
+               네트워크,인터넷 아웃바운드 트래픽,\"1,200\",GB,\"110\",\"132,000\"\n\
+               관리,클러스터 관리 수수료,\"1\",월,\"50,000\",\"50,000\"\n\
+               ,소계,,,,\"1,198,000\"\n\
+               ,부가세 (10%),,,,\"119,800\"\n\
+               ,합계,,,,\"1,317,800\"\n";
+    let b = audit("kr-gpu.csv", csv);
+    assert_eq!(b.currency.as_deref(), Some("KRW"), "{:?}", b.notes);
+    // compute 120 x 4,500 + 40 x 9,800 = 540,000 + 392,000 = 932,000;
+    // storage 500 x 120 = 60,000; snapshots 300 x 80 = 24,000; egress
+    // 1,200 x 110 = 132,000; cluster management 50,000.
+    assert_eq!(b.totals.get(Category::Compute), d("932000"));
+    assert_eq!(b.totals.get(Category::Storage), d("60000"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("24000"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("132000"));
+    assert_eq!(b.totals.get(Category::Scheduling), d("50000"));
+    // Subtotal 1,198,000; VAT 10% = 119,800; total 1,317,800, both
+    // stated figures agreeing.
+    assert_eq!(b.subtotal, d("1198000"));
+    assert_eq!(b.totals.get(Category::Tax), d("119800"));
+    assert_eq!(b.total, d("1317800"));
+    assert_eq!(b.stated_total, Some(d("1317800")));
+    // Hidden 24,000 + 132,000 + 50,000 = 206,000 = 17.20% of 1,198,000.
+    assert!(lines_of(&b, "hidden-fee-share").len() == 1);
+    assert!(lines_of(&b, "total-mismatch").is_empty());
+}
