@@ -136,26 +136,32 @@ pub(super) fn looks_like_csv(prefix: &str, delimiter: u8) -> bool {
     with * 2 > lines.len()
 }
 
-/// The delimiters of one line, less the decimal commas of a laid-out text
-/// (`Итого:      12 000,00`): in a line whose cells are parted by runs of
-/// spaces, a comma between a digit and exactly two digits that end the line
-/// or a cell is a decimal mark, not a delimiter. Without this a Russian or
-/// German text invoice with one such amount per line was read as a CSV of
-/// two columns, its amounts the `00` after the comma.
+/// The delimiters of one line, less the commas inside the numbers of a
+/// laid-out text: in a line whose cells are parted by runs of spaces,
+/// - a comma between a digit and exactly two digits that end the line or a
+///   cell is a decimal mark (`Итого:      12 000,00`). Without this a
+///   Russian or German text invoice with one such amount per line was read
+///   as a CSV of two columns, its amounts the `00` after the comma;
+/// - a comma between a digit and exactly three digits not followed by
+///   another digit is a thousands separator (`Subtotal      696,000`,
+///   `540,000원`, `1,234.50`). Without this an invoice whose amounts are
+///   all in the thousands was read as a CSV of two columns, `540` and
+///   `000`, its subtotal and total summed as items.
 fn delimiters_in(line: &str, delimiter: u8) -> usize {
     let b = line.as_bytes();
     let laid_out = line.trim().contains("   ");
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     (0..b.len())
         .filter(|&i| b[i] == delimiter)
         .filter(|&i| {
-            let decimal = delimiter == b','
-                && laid_out
-                && i > 0
-                && b[i - 1].is_ascii_digit()
-                && b.get(i + 1).is_some_and(u8::is_ascii_digit)
-                && b.get(i + 2).is_some_and(u8::is_ascii_digit)
+            let in_number = delimiter == b',' && laid_out && i > 0 && digit(i - 1);
+            let decimal = in_number
+                && digit(i + 1)
+                && digit(i + 2)
                 && b.get(i + 3).is_none_or(|c| c.is_ascii_whitespace());
-            !decimal
+            let thousands =
+                in_number && digit(i + 1) && digit(i + 2) && digit(i + 3) && !digit(i + 4);
+            !(decimal || thousands)
         })
         .count()
 }
@@ -202,7 +208,7 @@ mod tests {
     use super::delimiters_in;
 
     #[test]
-    fn decimal_commas_of_a_laid_out_line_are_not_delimiters() {
+    fn commas_inside_the_numbers_of_a_laid_out_line_are_not_delimiters() {
         assert_eq!(delimiters_in("Итого:                12 000,00", b','), 0);
         assert_eq!(delimiters_in("Storage      1,50      3,00   ", b','), 0);
         // A prose comma in a laid-out line still counts.
@@ -212,8 +218,18 @@ mod tests {
         );
         // Not laid out: a CSV row's `5,10` is two cells.
         assert_eq!(delimiters_in("GPU,5,10", b','), 2);
-        // Three digits after the comma: a thousands group or a cell.
-        assert_eq!(delimiters_in("Total      1,200", b','), 1);
+        // Three digits after the comma, and no fourth: a thousands group.
+        assert_eq!(delimiters_in("Total      1,200", b','), 0);
+        assert_eq!(
+            delimiters_in("A100 GPU instance usage        540,000", b','),
+            0
+        );
+        assert_eq!(delimiters_in("스냅샷 백업        24,000원", b','), 0);
+        assert_eq!(delimiters_in("Total due      1,234,567.89 USD", b','), 0);
+        // Four digits after it: a cell.
+        assert_eq!(delimiters_in("Item      1,2345", b','), 1);
+        // Not laid out: `1,200` in a CSV row is two cells.
+        assert_eq!(delimiters_in("GPU,1,200", b','), 2);
         // Only a comma can be a decimal mark.
         assert_eq!(delimiters_in("Total   ;   12;00", b';'), 2);
     }

@@ -268,3 +268,33 @@ fn a_dated_invoice_is_in_the_monthly_trend() {
         .unwrap();
     assert_eq!(en.monthly.months[0].subtotal.to_string(), "154.50");
 }
+
+/// A laid-out text invoice whose every amount is in the thousands
+/// (`540,000`), in English and in Korean (`540,000원`): its only commas are
+/// thousands separators. Before, it was sniffed as a CSV without a header,
+/// cut at those commas (`540` | `000`), and its subtotal and total rows
+/// were summed as items: 600 for a bill of 765,600.
+#[test]
+fn an_invoice_of_thousands_is_a_text_invoice_not_a_csv() {
+    for (name, currency) in [
+        ("thousands-only-en.txt", None),
+        ("thousands-only-ko.txt", Some("KRW")),
+    ] {
+        let path = shape(name);
+        let (r, _) = audit_json(&[&path]);
+        let b = &r.bills[0];
+        assert_eq!(b.format, "text-invoice", "{name}");
+        assert_eq!(b.currency.as_deref(), currency, "{name}");
+        // 540,000 + 132,000 + 24,000 = 696,000; VAT 10% = 69,600;
+        // 696,000 + 69,600 = 765,600, the stated total.
+        assert_eq!(b.subtotal, "696000", "{name}");
+        assert_eq!(b.totals.tax, "69600", "{name}");
+        assert_eq!(b.total, "765600", "{name}");
+        assert_eq!(b.stated_subtotal.as_deref(), Some("696000"), "{name}");
+        assert_eq!(b.stated_total.as_deref(), Some("765600"), "{name}");
+        assert_eq!(b.line_items, 4, "{name}");
+        // Hidden: snapshots 24,000 + egress 132,000 = 156,000 of 696,000.
+        assert_eq!(b.hidden, "156000", "{name}");
+        assert!(codes(b).contains(&"hidden-fee-share".to_string()), "{name}");
+    }
+}
