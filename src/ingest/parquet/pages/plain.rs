@@ -27,6 +27,10 @@ pub(super) fn plain_run(
     n: usize,
     out: &mut Slots,
 ) -> Result<(), String> {
+    // No value read, none that could end outside the page.
+    if n == 0 {
+        return Ok(());
+    }
     let end = n
         .checked_mul(w)
         .and_then(|len| pos.checked_add(len))
