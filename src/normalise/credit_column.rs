@@ -38,11 +38,7 @@ impl RowNormaliser<'_> {
             return Ok(None);
         };
         item.amount = charge;
-        let column = self
-            .map
-            .get(Role::Credit)
-            .and_then(|i| self.map.raw.get(i))
-            .map_or("credit", |s| s.trim());
+        let column = self.map.header_of(Role::Credit).unwrap_or("credit");
         let description = format!("{column}: {}", item.description);
         let rule = (Category::Credit, CREDIT_COLUMN_RULE);
         Ok(Some(LineItem::beside(item, description, credit, rule)))

@@ -336,6 +336,14 @@ impl ColumnMap {
         self.roles.get(&role).copied()
     }
 
+    /// The header of `role`'s column as the file writes it (trimmed), for
+    /// the items and messages that name it.
+    pub fn header_of(&self, role: Role) -> Option<&str> {
+        self.get(role)
+            .and_then(|i| self.raw.get(i))
+            .map(|s| s.trim())
+    }
+
     /// What a row is by its record-type cell ([`RecordTypes`]); an item when
     /// the profile has no record-type column or the cell is not UTF-8 (the
     /// row's other cells then report that).

@@ -187,17 +187,7 @@ impl RowNormaliser<'_> {
         let m = self.map;
         let role = Role::ALL.into_iter().find(|r| m.get(*r) == Some(col));
         match role {
-            Some(
-                Role::Amount
-                | Role::Quantity
-                | Role::UnitPrice
-                | Role::ListAmount
-                | Role::Tax
-                | Role::Gross
-                | Role::Credit,
-            ) => {
-                return Join::Figure;
-            }
+            Some(r) if Role::FIGURES.contains(&r) => return Join::Figure,
             Some(Role::Description) => return Join::Text,
             Some(_) => return Join::Never,
             None => {}

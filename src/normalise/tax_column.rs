@@ -76,12 +76,7 @@ impl RowNormaliser<'_> {
     /// Takes the tax out of the charge `item` when its amount includes it
     /// ([`net_of`]), and gives the `tax` item beside it.
     pub(super) fn split_tax(&self, item: &mut LineItem, tax: RowTax) -> LineItem {
-        let raw = |role| {
-            self.map
-                .get(role)
-                .and_then(|i| self.map.raw.get(i))
-                .map_or("?", |s: &String| s.trim())
-        };
+        let raw = |role| self.map.header_of(role).unwrap_or("?");
         let column = if tax.from_gross {
             format!("tax ({} - {})", raw(Role::Gross), raw(Role::Amount))
         } else {

@@ -126,17 +126,6 @@ fn modes(text: &[bool], norm: &RowNormaliser<'_>, table: &Table, duplicates: boo
     text.iter().enumerate().map(mode).collect()
 }
 
-/// The roles read only as figures, through [`Figures`].
-const FIGURE_ROLES: [Role; 7] = [
-    Role::Amount,
-    Role::Quantity,
-    Role::UnitPrice,
-    Role::ListAmount,
-    Role::Tax,
-    Role::Gross,
-    Role::Credit,
-];
-
 /// The columns whose cells are read only as numbers (the amount, quantity,
 /// unit price and list cost, and the money terms), so that a figure can
 /// stand for their text: none of the amount's left (where a summary label
@@ -154,7 +143,7 @@ fn figure_columns(text: &[bool], norm: &RowNormaliser<'_>) -> Vec<usize> {
     let other = |c: usize| {
         map.roles
             .iter()
-            .any(|(r, &i)| i == c && !FIGURE_ROLES.contains(r))
+            .any(|(r, &i)| i == c && !Role::FIGURES.contains(r))
             || map.class_tiers.iter().flatten().any(|&i| i == c)
             || map.markers.iter().any(|(i, _)| *i == c)
             || map.terms.iter().any(|(t, i)| *i == c && !t.is_figure())
@@ -165,7 +154,7 @@ fn figure_columns(text: &[bool], norm: &RowNormaliser<'_>) -> Vec<usize> {
     // The money terms too (`EffectiveCost`, `ContractedCost`: read only
     // as numbers, through the same `Figures`).
     let terms = map.terms.iter().filter(|(t, _)| t.is_figure());
-    let mut cols: Vec<usize> = FIGURE_ROLES
+    let mut cols: Vec<usize> = Role::FIGURES
         .iter()
         .filter_map(|r| map.get(*r))
         .chain(terms.map(|(_, c)| *c))

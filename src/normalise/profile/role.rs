@@ -32,6 +32,20 @@ pub enum Role {
 }
 
 impl Role {
+    /// The roles whose cells are figures (amounts, quantities, prices, tax,
+    /// gross, credit): a ragged row joins their split pieces as a number,
+    /// and a Parquet column read only for them is decoded straight into a
+    /// `Decimal`.
+    pub const FIGURES: [Role; 7] = [
+        Role::Amount,
+        Role::Quantity,
+        Role::UnitPrice,
+        Role::ListAmount,
+        Role::Tax,
+        Role::Gross,
+        Role::Credit,
+    ];
+
     pub const ALL: [Role; 16] = [
         Role::Description,
         Role::Amount,
