@@ -237,6 +237,14 @@ fn monthly_bill(money: [&str; 3], total: &str) -> String {
     csv
 }
 
+/// [`monthly_bill`] written under a monthly report's file name and audited.
+fn audit_monthly(money: [&str; 3], total: &str) -> billaudit::report::json::JsonBill {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("123456789012-aws-billing-csv-2025-03.csv");
+    std::fs::write(&path, monthly_bill(money, total)).unwrap();
+    audit_one(&path)
+}
+
 /// A monthly report with VAT (a payer taxed in France): each row's
 /// `TaxAmount` is inside its `TotalCost`. Before, the tax stayed in each
 /// charge's category (compute 120.24, tax 0) and the hidden share was of
@@ -246,7 +254,7 @@ fn monthly_bill(money: [&str; 3], total: &str) -> String {
 fn aws_monthly_report_gives_the_tax_amount_its_own_category() {
     // CostBeforeTax, Credits, TaxAmount (20% of before tax + credits),
     // TaxType, TotalCost.
-    let csv = monthly_bill(
+    let b = audit_monthly(
         [
             "\"105.20\",\"-5.00\",\"20.04\",\"VAT\",\"120.24\"",
             "\"30.00\",\"0.00\",\"6.00\",\"VAT\",\"36.00\"",
@@ -254,10 +262,6 @@ fn aws_monthly_report_gives_the_tax_amount_its_own_category() {
         ],
         "\"148.70\",\"-5.00\",\"28.74\",\"\",\"172.44\"",
     );
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("123456789012-aws-billing-csv-2025-03.csv");
-    std::fs::write(&path, &csv).unwrap();
-    let b = audit_one(&path);
     // The payer rows, their tax (and credit) taken out of TotalCost:
     //   compute   120.24 - 20.04 - (-5.00) = 105.20; credit -5.00
     //   storage   36.00 - 6.00 = 30.00; bandwidth 16.20 - 2.70 = 13.50
@@ -299,7 +303,7 @@ fn aws_monthly_report_gives_the_credits_their_own_category() {
     //   gp2       30.00 - 10.00 + 4.00 = 24.00 (4.00 = 20% of 20.00)
     //   transfer  13.50 + 0 + 2.70 = 16.20 (2.70 = 20% of 13.50)
     // Totals: 148.70 - 15.00 + 26.74 = 160.44 = 120.24 + 24.00 + 16.20.
-    let csv = monthly_bill(
+    let b = audit_monthly(
         [
             "\"105.20\",\"-5.00\",\"20.04\",\"VAT\",\"120.24\"",
             "\"30.00\",\"-10.00\",\"4.00\",\"VAT\",\"24.00\"",
@@ -307,10 +311,6 @@ fn aws_monthly_report_gives_the_credits_their_own_category() {
         ],
         "\"148.70\",\"-15.00\",\"26.74\",\"\",\"160.44\"",
     );
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("123456789012-aws-billing-csv-2025-03.csv");
-    std::fs::write(&path, &csv).unwrap();
-    let b = audit_one(&path);
     // The payer rows, their tax and credit taken out of TotalCost:
     //   compute   120.24 - 20.04 - (-5.00) = 105.20, its CostBeforeTax
     //   storage   24.00 - 4.00 - (-10.00) = 30.00

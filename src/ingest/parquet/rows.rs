@@ -31,11 +31,11 @@ use super::cell::{self, Kind};
 use super::figures::{self, Figure};
 use super::hashed::{self, Hashes, StandIns};
 use super::int_texts::IntTexts;
-
-mod fingerprint;
 use super::pages::{self, BytesChunk, Slots};
 use super::{Column, at_row, contained, each_row, open_row_group, read_values};
 use crate::model;
+
+mod fingerprint;
 
 /// What is read of a column (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
