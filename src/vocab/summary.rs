@@ -206,6 +206,7 @@ pub const TOTAL: &[&str] = &[
     "total ttc",
     "montant total",
     "total facture",
+    "total général",
     // Japanese
     "合計",
     "ご請求金額",
@@ -221,9 +222,12 @@ pub const TOTAL: &[&str] = &[
     "total de la factura",
     "importe total de la factura",
     "total con iva",
+    "total general",
+    "gran total",
     // Portuguese
     "total da fatura",
     "total fatura",
+    "total geral",
     // Polish
     "razem",
     "należność ogółem",
@@ -231,6 +235,8 @@ pub const TOTAL: &[&str] = &[
     "totale",
     "totale fattura",
     "totale documento",
+    "totale generale",
+    "totale complessivo",
     // Korean
     "합계",
     "합계 금액",

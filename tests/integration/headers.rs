@@ -267,3 +267,38 @@ fn a_korean_bill_names_its_currency_in_its_headers() {
     assert!(lines_of(&b, "hidden-fee-share").len() == 1);
     assert!(lines_of(&b, "total-mismatch").is_empty());
 }
+
+/// A Brazilian GPU cloud's invoice CSV: a title line, headers with a line
+/// break inside their quotes (`Valor\n(R$)`), decimal commas, and its
+/// summary labels in a notes column right of the amount. `Total geral`
+/// (the grand total) was no total label: the row was summed as an item,
+/// the bill counted twice (14,250.00 for 7,125.00).
+#[test]
+fn a_grand_total_in_a_notes_column_is_stated_not_summed() {
+    let csv = "\"Fatura GPU Nuvem BR - Novembro/2025\"\n\n\
+               \"Serviço\",\"Descrição do item\",\"Qtd.\",\"Preço unit.\n(R$)\",\"Valor\n(R$)\",\"Obs.\"\n\
+               \"Computação\",\"Instância GPU L40S (horas)\",\"300\",\"12,50\",\"3.750,00\",\"\"\n\
+               \"Computação\",\"Instância GPU RTX 4090 (horas)\",\"500\",\"4,20\",\"2.100,00\",\"\"\n\
+               \"Armazenamento\",\"Disco SSD (GB-mês)\",\"1.000\",\"0,35\",\"350,00\",\"\"\n\
+               \"Armazenamento\",\"Réplica de backup (GB-mês)\",\"1.000\",\"0,30\",\"300,00\",\"\"\n\
+               \"Rede\",\"Tráfego de saída (GB)\",\"2.500\",\"0,40\",\"1.000,00\",\"\"\n\
+               \"\",\"\",\"\",\"\",\"7.500,00\",\"Subtotal\"\n\
+               \"\",\"\",\"\",\"\",\"-375,00\",\"Desconto 5%\"\n\
+               \"\",\"\",\"\",\"\",\"7.125,00\",\"Total geral\"\n";
+    let b = audit("br-fatura.csv", csv);
+    assert_eq!(b.currency.as_deref(), Some("BRL"));
+    // compute 300 x 12.50 + 500 x 4.20 = 3,750.00 + 2,100.00 = 5,850.00;
+    // storage 1,000 x 0.35 = 350.00; backup replica 1,000 x 0.30 = 300.00;
+    // egress 2,500 x 0.40 = 1,000.00; subtotal 7,500.00, as stated.
+    assert_eq!(b.totals.get(Category::Compute), d("5850.00"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("300.00"));
+    assert_eq!(b.subtotal, d("7500.00"));
+    // Discount 5% of 7,500.00 = -375.00; total 7,500.00 - 375.00 = 7,125.00,
+    // which the Total geral row states.
+    assert_eq!(b.totals.get(Category::Credit), d("-375.00"));
+    assert_eq!(b.total, d("7125.00"));
+    assert_eq!(b.stated_total, Some(d("7125.00")));
+    assert_eq!(b.totals.get(Category::Other), d("0"));
+    assert!(lines_of(&b, "subtotal-mismatch").is_empty());
+    assert!(lines_of(&b, "total-mismatch").is_empty());
+}
