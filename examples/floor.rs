@@ -1,18 +1,25 @@
 //! The floor of the benchmark job on this machine: the bare loop the
-//! performance issue names as the practical limit, with nothing of the
-//! audit around it. `scripts/bench.sh` times it beside billaudit and DuckDB.
+//! performance issue names as the practical limit ("SIMD split + Decimal
+//! sums + classification"), with nothing of the audit around it.
+//! `scripts/bench.sh` times it beside billaudit, DuckDB and Polars.
 //!
 //! ```sh
 //! cargo run --release --example floor -- target/bench/focus-1000000.csv 2
+//! cargo run --release --example floor -- target/bench/focus-1000000.csv 2 csv
 //! ```
 //!
-//! Per row: one reused `csv::ByteRecord`, `rust_decimal` for `BilledCost`,
-//! `PricingQuantity`, `ListUnitPrice` and `ListCost`, the DuckDB query's ten
-//! case-insensitive substring rules on `ChargeDescription` (one
-//! Aho-Corasick pass) and a sum per category; the file is cut into one byte
-//! range per thread at line feeds (the generated file has no line feed
-//! inside a field). A row with an empty factor is not counted as a
-//! mismatch, as in SQL. Prints the same JSON as `scripts/bench_duckdb.py`.
+//! Per row: the record split by billaudit's own splitter (64 bytes at a
+//! time by bit masks, cells left in place in a block of about 1 MiB:
+//! `ingest::split`), or with `csv` as the third argument by the csv crate
+//! into one reused `csv::ByteRecord` (the floor before session 15, about a
+//! quarter slower); `rust_decimal` for `BilledCost`, `PricingQuantity`,
+//! `ListUnitPrice` and `ListCost`; the DuckDB query's ten case-insensitive
+//! substring rules on `ChargeDescription` (one Aho-Corasick pass) and a sum
+//! per category. The file is cut into one byte range per thread at line
+//! feeds, and a range into blocks at line feeds (the generated files have
+//! no line feed inside a field). A row with an empty factor is not counted
+//! as a mismatch, as in SQL. Prints the same JSON as
+//! `scripts/bench_duckdb.py`.
 
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -20,6 +27,8 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::str::FromStr;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+use billaudit::ingest::split::{Splitter, Start};
+use billaudit::model::Cells;
 use rust_decimal::Decimal;
 
 /// The DuckDB query's rules, in its order: (category, patterns).
@@ -67,9 +76,82 @@ fn column(header: &csv::ByteRecord, name: &str) -> Res<usize> {
 }
 
 /// A number cell; `None` when empty (a tax row's quantity), as SQL's NULL.
-fn number(rec: &csv::ByteRecord, i: usize) -> Option<Decimal> {
+fn number(rec: &impl Cells, i: usize) -> Option<Decimal> {
     let cell = std::str::from_utf8(rec.get(i).unwrap_or_default()).ok()?;
     Decimal::from_str(cell).ok()
+}
+
+/// One row's share of the job: its category, its cost, its arithmetic.
+fn add_row(rec: &impl Cells, cols: &Columns, ac: &AhoCorasick, rule_of: &[usize], s: &mut Sums) {
+    let charge = rec.get(cols.charge).unwrap_or_default();
+    let category = match charge {
+        b"Tax" => 5,
+        b"Credit" => 6,
+        _ => ac
+            .find_iter(rec.get(cols.description).unwrap_or_default())
+            .map(|m| rule_of[m.pattern().as_usize()])
+            .min()
+            .unwrap_or(7),
+    };
+    s.totals[category] += number(rec, cols.cost).unwrap_or_default();
+    s.counts[category] += 1;
+    if let (Some(q), Some(p)) = (number(rec, cols.quantity), number(rec, cols.price)) {
+        if Some(q * p) != number(rec, cols.list) {
+            s.mismatches += 1;
+        }
+    }
+}
+
+/// The range read in blocks of about 1 MiB cut at line feeds, each split
+/// by billaudit's own record splitter (64 bytes at a time by bit masks,
+/// the cells left in place: `ingest::split`), instead of the csv crate.
+fn sum_range_masked(
+    path: &str,
+    from: u64,
+    to: u64,
+    cols: &Columns,
+    ac: &AhoCorasick,
+    rule_of: &[usize],
+) -> Res<Sums> {
+    const BLOCK: usize = 1 << 20;
+    let mut f = std::fs::File::open(path)?;
+    f.seek(SeekFrom::Start(from))?;
+    let mut f = f.take(to - from);
+    let mut buf: Vec<u8> = Vec::with_capacity(2 * BLOCK);
+    let mut s = Sums::default();
+    loop {
+        let kept = buf.len();
+        buf.resize(kept + BLOCK, 0);
+        let got = f.read(&mut buf[kept..])?;
+        buf.truncate(kept + got);
+        let last = got == 0;
+        // The block ends after its last line feed; the rest waits.
+        let cut = if last {
+            buf.len()
+        } else {
+            match memchr::memrchr(b'\n', &buf) {
+                Some(i) => i + 1,
+                None => continue,
+            }
+        };
+        let mut sp = Splitter::new(&buf[..cut], b"", true, b',');
+        loop {
+            match sp.start() {
+                Start::At(..) => {
+                    if !sp.split() {
+                        return Err("a record the splitter cannot read".into());
+                    }
+                    add_row(&sp.cells(), cols, ac, rule_of, &mut s);
+                }
+                Start::End => break,
+                Start::Unsure => return Err("a record the splitter cannot place".into()),
+            }
+        }
+        buf.drain(..cut);
+        if last {
+            return Ok(s);
+        }
+    }
 }
 
 fn sum_range(
@@ -89,23 +171,7 @@ fn sum_range(
     let mut rec = csv::ByteRecord::new();
     let mut s = Sums::default();
     while rdr.read_byte_record(&mut rec)? {
-        let charge = rec.get(cols.charge).unwrap_or_default();
-        let category = match charge {
-            b"Tax" => 5,
-            b"Credit" => 6,
-            _ => ac
-                .find_iter(rec.get(cols.description).unwrap_or_default())
-                .map(|m| rule_of[m.pattern().as_usize()])
-                .min()
-                .unwrap_or(7),
-        };
-        s.totals[category] += number(&rec, cols.cost).unwrap_or_default();
-        s.counts[category] += 1;
-        if let (Some(q), Some(p)) = (number(&rec, cols.quantity), number(&rec, cols.price)) {
-            if Some(q * p) != number(&rec, cols.list) {
-                s.mismatches += 1;
-            }
-        }
+        add_row(&rec, cols, ac, rule_of, &mut s);
     }
     Ok(s)
 }
@@ -114,6 +180,7 @@ fn main() -> Res<()> {
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or("usage: floor FILE [THREADS]")?;
     let threads: u64 = args.next().and_then(|t| t.parse().ok()).unwrap_or(2);
+    let masked = args.next().as_deref() != Some("csv");
     let t0 = std::time::Instant::now();
 
     let mut head = BufReader::new(std::fs::File::open(&path)?);
@@ -161,7 +228,13 @@ fn main() -> Res<()> {
             .windows(2)
             .map(|w| {
                 let (from, to, cols, ac, rule_of, path) = (w[0], w[1], &cols, &ac, &rule_of, &path);
-                scope.spawn(move || sum_range(path, from, to, cols, ac, rule_of))
+                scope.spawn(move || {
+                    if masked {
+                        sum_range_masked(path, from, to, cols, ac, rule_of)
+                    } else {
+                        sum_range(path, from, to, cols, ac, rule_of)
+                    }
+                })
             })
             .collect();
         handles
