@@ -533,7 +533,12 @@ impl model::Cells for HeldRow<'_, '_> {
     /// column by column when it was decoded, for the file's row-id columns.
     fn fingerprint(&self, skip: &[usize]) -> Option<u64> {
         let g = self.group;
-        if g.fingerprint_skip.as_deref() == Some(skip) && g.fingerprints.len() == g.batch_rows {
+        // Compared element by element: the slices are a few indices long,
+        // and `==` on slices calls `memcmp`, 4% of a Parquet audit's time
+        // when asked on every row (perf, 1M rows).
+        let same =
+            |kept: &[usize]| kept.len() == skip.len() && kept.iter().zip(skip).all(|(a, b)| a == b);
+        if g.fingerprint_skip.as_deref().is_some_and(same) && g.fingerprints.len() == g.batch_rows {
             return g.fingerprints.get(self.i).copied();
         }
         Some(fingerprint::row(&g.held, skip, &g.cells, self.i))
