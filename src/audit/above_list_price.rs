@@ -27,8 +27,8 @@ impl Accumulator for Listed {
         Listed(Excess::new(Check::AboveListPrice, "their list amount"))
     }
 
-    fn update(&mut self, item: &LineItem, _: &mut Row<'_>) {
-        self.0.add(excess(item));
+    fn update(&mut self, _: &LineItem, row: &mut Row<'_>) {
+        self.0.add(row.above_list);
     }
 
     fn merge(&mut self, later: Self, _: usize) {
@@ -61,8 +61,9 @@ pub(crate) fn excess(item: &LineItem) -> Option<Decimal> {
     (over > half_unit(item.amount)).then_some(over)
 }
 
-pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
-    if let (Some(over), Some(list)) = (excess(item), item.list_amount) {
+/// `over`: the line's [`excess`], worked out once a row ([`Row::above_list`]).
+pub(crate) fn check<'p>(item: &LineItem, over: Option<Decimal>, sink: &mut impl Emit<'p>) {
+    if let (Some(over), Some(list)) = (over, item.list_amount) {
         sink.emit(
             Check::AboveListPrice,
             Some(item.line),

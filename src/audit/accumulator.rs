@@ -19,6 +19,8 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
+use rust_decimal::Decimal;
+
 use super::usage::Memo;
 use super::{Figures, Sink};
 use crate::model::LineItem;
@@ -43,6 +45,16 @@ pub struct Row<'a> {
     /// Descriptions to GPU models and units to hours, shared by the
     /// states of a thread (a pure cache).
     pub memo: &'a mut Memo,
+    /// What several checks ask of the row, worked out once a row (issue 27
+    /// item 3: asked separately, the first was worked out three times a row
+    /// and the second twice). How far the amount is above the list amount
+    /// (`above_list_price::excess`: `line-arithmetic` leaves such a line to
+    /// `above-list-price`, whose finding and bill sum both need it).
+    pub above_list: Option<Decimal>,
+    /// The contracted cost, the excess above it and where the contracted
+    /// cost comes from (`contract_price::excess`: the finding of
+    /// `above-contracted-price` and its bill sum).
+    pub above_contract: Option<(Decimal, Decimal, &'static str)>,
 }
 
 /// What a state is evaluated against: the bill's figures and currency.

@@ -55,8 +55,14 @@ pub(crate) fn excess(item: &LineItem) -> Option<(Decimal, Decimal, &'static str)
     Some((contracted, over, source))
 }
 
-pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
-    let Some((contracted, over, source)) = excess(item) else {
+/// `above`: the line's [`excess`], worked out once a row
+/// ([`Row::above_contract`]).
+pub(crate) fn check<'p>(
+    item: &LineItem,
+    above: Option<(Decimal, Decimal, &'static str)>,
+    sink: &mut impl Emit<'p>,
+) {
+    let Some((contracted, over, source)) = above else {
         return;
     };
     let currency = item.currency.as_deref();
@@ -92,8 +98,8 @@ impl Accumulator for Contracted {
         Contracted(total())
     }
 
-    fn update(&mut self, item: &LineItem, _: &mut Row<'_>) {
-        self.0.add(excess(item).map(|e| e.1));
+    fn update(&mut self, _: &LineItem, row: &mut Row<'_>) {
+        self.0.add(row.above_contract.map(|e| e.1));
     }
 
     fn merge(&mut self, later: Self, _: usize) {
@@ -131,7 +137,7 @@ mod tests {
         let mut sink = Sink::new("bill.csv", &policy);
         let mut total = total();
         for i in items {
-            check(i, &mut sink);
+            check(i, excess(i), &mut sink);
             total.add(excess(i).map(|e| e.1));
         }
         total.report(Some("USD"), &mut sink);

@@ -6,10 +6,12 @@ use crate::normalise::block::{block_in_text, declared_block};
 use crate::normalise::number::half_unit;
 use crate::vocab::checks::Check;
 
-pub(crate) fn check<'p>(item: &LineItem, sink: &mut impl Emit<'p>) {
+/// `above_list`: the line is billed above its list amount
+/// (`above_list_price::excess`).
+pub(crate) fn check<'p>(item: &LineItem, above_list: bool, sink: &mut impl Emit<'p>) {
     // A payable amount above the list amount is `above-list-price`'s; the
     // product is not compared with a list the line is already above.
-    if super::above_list_price::excess(item).is_some() {
+    if above_list {
         return;
     }
     if let Some(message) = product_mismatch(item) {
@@ -127,7 +129,11 @@ mod tests {
         item.unit_price = Some(d(p));
         item.unit = (!unit.is_empty()).then(|| unit.to_string());
         item.price_unit = (!price_unit.is_empty()).then(|| price_unit.to_string());
-        check(&item, &mut sink);
+        check(
+            &item,
+            crate::audit::above_list_price::excess(&item).is_some(),
+            &mut sink,
+        );
         !sink.findings.is_empty()
     }
 
@@ -187,7 +193,11 @@ mod tests {
         item.quantity = q.map(d);
         item.unit_price = p.map(d);
         item.list_amount = list.map(d);
-        check(&item, &mut sink);
+        check(
+            &item,
+            crate::audit::above_list_price::excess(&item).is_some(),
+            &mut sink,
+        );
         sink.findings.into_iter().map(|f| f.message).collect()
     }
 

@@ -25,14 +25,15 @@ use crate::model::{Category, Check, Finding, LineItem, Totals};
 use crate::normalise::SkipReason;
 use crate::vocab::summary::SummaryKind;
 
-/// The checks of one line alone.
-fn check_item<'p>(item: &LineItem, out: &mut impl Emit<'p>) {
-    line_arithmetic::check(item, out);
+/// The checks of one line alone, given what several of them ask of it,
+/// worked out once a row ([`Row::above_list`], [`Row::above_contract`]).
+fn check_item<'p>(item: &LineItem, row: &Row<'_>, out: &mut impl Emit<'p>) {
+    line_arithmetic::check(item, row.above_list.is_some(), out);
     rate_above_reference::check(item, out);
     billing_rounding::check(item, out);
     ingress_charged::check(item, out);
-    contract_price::check(item, out);
-    above_list_price::check(item, out);
+    contract_price::check(item, row.above_contract, out);
+    above_list_price::check(item, row.above_list, out);
 }
 
 /// The state of the audit of one bill, or of a run of consecutive rows of
@@ -154,16 +155,18 @@ impl<'p> BillState<'p> {
         }
         self.first_item.get_or_insert(item.line);
         self.line_items += 1;
-        check_item(item, &mut self.order);
-        self.order.add(item);
-        let part = self.order.part();
-        self.top_hidden.add_in(item, part);
-        self.monthly.add(item);
-        self.gpu.add(item, &mut self.memo);
         let mut row = Row {
-            part,
+            part: self.order.part(),
             memo: &mut self.memo,
+            above_list: above_list_price::excess(item),
+            above_contract: contract_price::excess(item),
         };
+        check_item(item, &row, &mut self.order);
+        self.order.add(item);
+        row.part = self.order.part();
+        self.top_hidden.add_in(item, row.part);
+        self.monthly.add(item);
+        self.gpu.add(item, row.memo);
         self.checks.update(item, &mut row);
     }
 
