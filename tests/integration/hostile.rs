@@ -379,6 +379,36 @@ fn a_gzip_bomb_streams_in_flat_memory() {
     assert_peak_below(&o, 48);
 }
 
+/// The gzip trailer's CRC-32 is checked, by the SIMD path too (issue 27:
+/// zlib-rs's "std" feature turned on its CPU-feature detection, so a stream
+/// of 64 bytes or more is now summed with PCLMULQDQ, not the portable
+/// table): one flipped bit of the trailer is a corrupt stream, exit 2,
+/// named with its file; the same bytes with the right trailer audit clean.
+#[test]
+fn a_gzip_with_a_wrong_checksum_is_refused() {
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+    let d = tempfile::tempdir().unwrap();
+    let mut csv = String::from("Description,Amount\n");
+    for i in 0..5000 {
+        csv.push_str(&format!("GPU instance hours node {i},{}.25\n", i % 97));
+    }
+    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
+    gz.write_all(csv.as_bytes()).unwrap();
+    let good = gz.finish().unwrap();
+    let ok = write(d.path(), "good.csv.gz", &good);
+    let o = audit(&ok, &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // The trailer: CRC-32 (4 bytes), then the length (4 bytes).
+    let mut bad = good.clone();
+    let at = bad.len() - 8;
+    bad[at] ^= 1;
+    let p = write(d.path(), "bad.csv.gz", &bad);
+    let o = audit(&p, &[]);
+    assert_input_error(&o, "does not have a matching checksum");
+    assert!(o.stderr.contains("bad.csv.gz"), "{}", o.stderr);
+}
+
 #[test]
 fn a_text_bomb_is_refused_not_read_into_memory() {
     // No CSV header, so the content would be read as a text invoice: it is
