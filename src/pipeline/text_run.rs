@@ -111,6 +111,7 @@ pub(super) fn audit_invoice(
     }
     let header_currency = invoice.currency.is_some();
     let mut bills = Bills::new(path, text::FORMAT, invoice.currency(), &opts.policy);
+    bills.currency_note.clone_from(&invoice.currency_basis);
     // As for a CSV row: the user's rules first (bound as for a file read with
     // the profile `text-invoice` whose one column is the description), then
     // the built-in classifier.

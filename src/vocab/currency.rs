@@ -19,7 +19,8 @@ pub struct Currency {
 }
 
 /// The currencies bills are read in. `¥` is the yuan (Chinese bills); the
-/// yen is written `円` or `JPY`.
+/// yen is written `円` or `JPY`, or `¥` in a text invoice written in
+/// Japanese ([`yen_sign_is_the_yen`]).
 pub const CURRENCIES: &[Currency] = &[
     Currency {
         code: "CNY",
@@ -134,6 +135,20 @@ pub fn code_of(spelling: &str) -> Option<&'static str> {
             .any(|s| s.eq_ignore_ascii_case(spelling));
         found.then_some(c.code)
     })
+}
+
+/// Whether a document's `¥`/`￥` is the yen, not the yuan: the sign is both,
+/// and a Japanese invoice writes `¥30,690` as often as `30,690円`. The
+/// document is Japanese when it has kana (hiragana or katakana, which
+/// Chinese text never uses; the middle dot `・` and the long-vowel mark
+/// `ー`, which Chinese text borrows, do not count), writes the sign, and
+/// names no yuan (`元`, `人民币`, `RMB`, `CNY`).
+pub fn yen_sign_is_the_yen(text: &str) -> bool {
+    let kana = |c: char| matches!(c, '\u{3041}'..='\u{309f}' | '\u{30a0}'..='\u{30fa}' | '\u{ff66}'..='\u{ff9d}');
+    let yuan = ["元", "人民币", "RMB", "CNY"];
+    (text.contains('¥') || text.contains('￥'))
+        && text.chars().any(kana)
+        && !yuan.iter().any(|y| text.contains(y))
 }
 
 /// True when a currency has no minor unit (its amounts are whole numbers).
@@ -275,5 +290,19 @@ mod tests {
         let s = symbols();
         let pos = |x| s.iter().position(|y| *y == x).unwrap();
         assert!(pos("US$") < pos("$") && pos("RMB¥") < pos("¥") && pos("Rs.") < pos("Rs"));
+    }
+
+    /// Kana and the sign make the yen; Chinese text (even with the marks
+    /// it borrows, `・` and `ー`), a named yuan, or no sign do not.
+    #[test]
+    fn the_yen_sign_is_the_yen_only_in_japanese_text() {
+        assert!(yen_sign_is_the_yen("ストレージ ¥1,000"));
+        assert!(yen_sign_is_the_yen("ご請求金額 ￥30,690"));
+        assert!(yen_sign_is_the_yen("ｽﾄﾚｰｼﾞ ¥1,000"));
+        assert!(!yen_sign_is_the_yen("云盘存储 ¥1,000"));
+        assert!(!yen_sign_is_the_yen("约翰・史密斯 数据ー ¥1,000"));
+        assert!(!yen_sign_is_the_yen("ストレージ ¥1,000 (人民币)"));
+        assert!(!yen_sign_is_the_yen("ストレージ CNY 1,000 ¥"));
+        assert!(!yen_sign_is_the_yen("ストレージ 1,000"));
     }
 }

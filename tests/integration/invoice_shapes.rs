@@ -298,3 +298,34 @@ fn an_invoice_of_thousands_is_a_text_invoice_not_a_csv() {
         assert!(codes(b).contains(&"hidden-fee-share".to_string()), "{name}");
     }
 }
+
+/// `¥` is the yen in a Japanese invoice and the yuan in a Chinese one: the
+/// same invoice (hand arithmetic: 50 x 450 = 22,500; 100 x 10 = 1,000;
+/// 100 x 5 = 500; 200 x 12 = 2,400; 1,500; subtotal 27,900; tax 10% =
+/// 2,790; total 30,690, as stated) written in Japanese (kana, `¥` only, no
+/// `円`) is in JPY, and says why; written in Chinese it stays in CNY.
+/// Before, the Japanese one was read as yuan.
+#[test]
+fn the_yen_sign_is_the_yen_in_a_japanese_invoice() {
+    for (name, currency) in [("ja-yen-sign.txt", "JPY"), ("zh-yen-sign.txt", "CNY")] {
+        let path = shape(name);
+        let (r, _) = audit_json(&[&path]);
+        let b = &r.bills[0];
+        assert_eq!(b.format, "text-invoice", "{name}");
+        assert_eq!(b.currency.as_deref(), Some(currency), "{name}");
+        assert_eq!(b.line_items, 6, "{name}");
+        assert_eq!(b.totals.compute, "22500", "{name}");
+        assert_eq!(b.totals.storage, "1000", "{name}");
+        assert_eq!(b.totals.storage_replica, "500", "{name}");
+        assert_eq!(b.totals.bandwidth, "2400", "{name}");
+        assert_eq!(b.totals.scheduling, "1500", "{name}");
+        assert_eq!(b.totals.tax, "2790", "{name}");
+        assert_eq!(b.total, "30690", "{name}");
+        assert_eq!(b.stated_total.as_deref(), Some("30690"), "{name}");
+        // Hidden: 500 + 2,400 + 1,500 = 4,400 of 27,900.
+        assert_eq!(b.hidden, "4400", "{name}");
+    }
+    let (r, _) = audit_json(&[&shape("ja-yen-sign.txt")]);
+    let note = r.bills[0].currency_note.as_deref().unwrap_or_default();
+    assert!(note.contains("Japanese") && note.contains("kana"), "{note}");
+}

@@ -24,7 +24,7 @@ use crate::model::{Category, LineItem};
 use crate::normalise::date::{parse_datetime, parse_month, parse_range};
 use crate::normalise::header::{currency_code, currency_value};
 use crate::normalise::number::fold_char;
-use crate::vocab::summary;
+use crate::vocab::{currency, summary};
 use grammar::{CellKind, Money, column_of};
 use items::*;
 pub use line::{period, read_line};
@@ -50,6 +50,9 @@ pub struct Invoice {
     pub currency: Option<String>,
     /// The currency of the first currency mark on an amount (`$`, `¥`, `元`, `€`).
     pub inferred_currency: Option<String>,
+    /// Why the invoice's currency is what it is, when it was inferred from
+    /// more than a mark (`¥` read as the yen in a Japanese invoice).
+    pub currency_basis: Option<String>,
     /// Every non-blank line, in order.
     pub lines: Vec<Line>,
     /// The character columns (1-based, first and last) of the last column
@@ -193,6 +196,12 @@ pub fn parse(text: &str) -> Invoice {
     // (not yuan) and its whole numbers as amounts.
     if text.contains('円') {
         inv.currency = Some("JPY".to_string());
+    } else if currency::yen_sign_is_the_yen(text) {
+        inv.currency = Some("JPY".to_string());
+        inv.currency_basis = Some(
+            "currency JPY: the invoice is written in Japanese (it has kana) and marks its amounts with ¥, which is the yen there (¥ is also the yuan's sign)"
+                .to_string(),
+        );
     }
     let mut in_body = false;
     for (i, raw) in text.split('\n').enumerate() {
