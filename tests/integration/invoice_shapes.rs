@@ -329,3 +329,23 @@ fn the_yen_sign_is_the_yen_in_a_japanese_invoice() {
     let note = r.bills[0].currency_note.as_deref().unwrap_or_default();
     assert!(note.contains("Japanese") && note.contains("kana"), "{note}");
 }
+
+/// A `Currency:` line in the invoice's own language names its currency
+/// (`통화: USD`, `通貨: CNY`), and wins over `¥` read as the yen from a
+/// Japanese invoice's script. Before, `통화` was not a currency key: the
+/// Korean invoice's currency was unknown. Hand arithmetic: 100 x 2.50 =
+/// 250.00 + 20.00 + 10 x 1.00 = 280.00, the stated subtotal and total.
+#[test]
+fn a_currency_line_in_the_invoices_language_names_its_currency() {
+    let (r, _) = audit_json(&[&shape("ko-currency-line.txt")]);
+    let b = &r.bills[0];
+    assert_eq!(b.currency.as_deref(), Some("USD"));
+    assert_eq!(b.total, "280.00");
+    assert_eq!(b.stated_total.as_deref(), Some("280.00"));
+    assert_eq!(b.totals.compute, "250.00");
+    assert_eq!(b.totals.storage_replica, "10.00");
+    let (r, _) = audit_json(&[&shape("ja-yen-stated-cny.txt")]);
+    let b = &r.bills[0];
+    assert_eq!(b.currency.as_deref(), Some("CNY"));
+    assert_eq!(b.total, "30690");
+}

@@ -131,8 +131,25 @@ pub(super) const NUMBER_KEYS: &[&str] = &[
     "账单编号",
     "单号",
 ];
-pub(super) const CURRENCY_KEYS: &[&str] =
-    &["currency", "billing currency", "币种", "货币", "结算币种"];
+pub(super) const CURRENCY_KEYS: &[&str] = &[
+    "currency",
+    "billing currency",
+    "币种",
+    "货币",
+    "结算币种",
+    "通貨",
+    "통화",
+    "währung",
+    "devise",
+    "moneda",
+    "divisa",
+    "moeda",
+    "valuta",
+    "waluta",
+    "měna",
+    "para birimi",
+    "валюта",
+];
 
 /// A known header field, written `Key: value` or `Key    value`.
 pub(super) fn header(body: &str, inv: &mut Invoice) -> Option<HeaderField> {
@@ -157,7 +174,13 @@ pub(super) fn header(body: &str, inv: &mut Invoice) -> Option<HeaderField> {
         Some(HeaderField::Period)
     } else if has(CURRENCY_KEYS) {
         let c = currency_value(value)?;
-        inv.currency.get_or_insert(c);
+        // A currency the invoice states wins over one read from its script
+        // (`¥` in Japanese text, [`Invoice::currency_basis`]).
+        if inv.currency_basis.take().is_some() {
+            inv.currency = Some(c);
+        } else {
+            inv.currency.get_or_insert(c);
+        }
         Some(HeaderField::Currency)
     } else {
         None
