@@ -64,6 +64,10 @@ pub enum RowOutcome {
         kind: SummaryKind,
         amount: Decimal,
         currency: Option<String>,
+        /// A subtotal read from the gross column (`Subtotal,,36.00` under
+        /// `Net, Total`): it holds the tax of the lines above it, which the
+        /// bill takes out (`tax_column::gross_only`).
+        less_tax: bool,
     },
     /// A finding about the row whose outcome follows (`ragged-row`:
     /// [`RowNormaliser::mend`]) and the row's shape (rows of one shape are
@@ -397,6 +401,7 @@ impl RowNormaliser<'_> {
                         kind: SummaryKind::Total,
                         amount,
                         currency: self.row_currency(line, rec)?,
+                        less_tax: false,
                     },
                     None => RowOutcome::Skip(SkipReason::Summary, None),
                 })
@@ -450,9 +455,9 @@ impl RowNormaliser<'_> {
 
         // A summary row may have its figure only in the gross column
         // (`VAT,,7.40` under `Net, Total`: `tax_column::gross_only`).
-        let net = match self.number(line, rec, figures, Role::Amount)? {
-            None => self.gross_only((line, rec, figures), summary)?,
-            net => net,
+        let (net, less_tax) = match self.number(line, rec, figures, Role::Amount)? {
+            None => (self.gross_only((line, rec, figures), summary)?, true),
+            net => (net, false),
         };
         let mut amount = match net {
             Some(a) => a,
@@ -505,6 +510,7 @@ impl RowNormaliser<'_> {
                     kind,
                     amount,
                     currency,
+                    less_tax: less_tax && kind == SummaryKind::Subtotal,
                 });
             }
             // A discount stated as a positive figure is still taken off,

@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 use crate::audit::parse_double_counted::Stated;
 use crate::audit::{Bill, BillState, Caches, Policy};
 use crate::error::{Error, InputError, Result};
-use crate::model::{Check, LineItem};
+use crate::model::{Category, Check, LineItem};
 use crate::normalise::date::DateOrder;
 use crate::normalise::{RowOutcome, SkipReason};
 use crate::vocab::summary::SummaryKind;
@@ -236,29 +236,57 @@ impl<'p> Bills<'p> {
                 kind,
                 amount,
                 currency,
+                less_tax,
             } => {
                 self.primary().add_skip(SkipReason::Summary, None);
+                let (kind, currency) = (*kind, &*currency);
+                let Some(amount) = self.net_of_line_tax(*amount, *less_tax, currency) else {
+                    return;
+                };
                 if self.holds_unlabelled() {
-                    self.decide_unlabelled(*kind, *amount, currency);
+                    self.decide_unlabelled(kind, amount, currency);
                 }
                 let keep = self.keep_stated_figures;
-                let stated = Some((line, *amount));
+                let stated = Some((line, amount));
                 let bill = self.for_currency(currency);
                 if keep {
                     bill.stated_figures.push(Stated {
                         line,
-                        amount: *amount,
-                        total: *kind == SummaryKind::Total,
+                        amount,
+                        total: kind == SummaryKind::Total,
                     });
                 }
                 // The last subtotal and total stated are the ones checked.
-                if *kind == SummaryKind::Subtotal {
+                if kind == SummaryKind::Subtotal {
                     bill.stated_subtotal = stated;
                 } else {
                     bill.stated_total = stated;
                 }
             }
         }
+    }
+
+    /// A stated figure as the bill compares it: a subtotal read from the
+    /// gross column (`less_tax`) less the tax of the lines above it (the
+    /// bill's tax so far: `Net, Total` lines with their own tax), so that
+    /// it states the charges before tax, as every subtotal does. `None`
+    /// (nothing stated) in a range (Parquet, a CSV read on several
+    /// threads), which does not know the tax of the rows before it
+    /// (docs/decisions.md, "A summary row's figure in the gross column").
+    fn net_of_line_tax(
+        &mut self,
+        amount: Decimal,
+        less_tax: bool,
+        currency: &Option<String>,
+    ) -> Option<Decimal> {
+        if !less_tax {
+            return Some(amount);
+        }
+        if !matches!(self.route, Route::File(_)) {
+            return None;
+        }
+        let tax = self.for_currency(currency).totals.get(Category::Tax);
+        amount.checked_sub(tax)
     }
 
     fn holds_unlabelled(&self) -> bool {
@@ -560,6 +588,7 @@ mod tests {
                     kind: SummaryKind::Total,
                     amount: Decimal::new(1375, 2),
                     currency: None,
+                    less_tax: false,
                 },
             ),
             (9, item(9, Some("USD"), 1000, Category::Compute)),
