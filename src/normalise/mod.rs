@@ -64,9 +64,7 @@ pub enum RowOutcome {
         kind: SummaryKind,
         amount: Decimal,
         currency: Option<String>,
-        /// A subtotal read from the gross column (`Subtotal,,36.00` under
-        /// `Net, Total`): it holds the tax of the lines above it, which the
-        /// bill takes out (`tax_column::gross_only`).
+        /// A subtotal from the gross column, less the lines' tax (`gross_only`).
         less_tax: bool,
     },
     /// A finding about the row whose outcome follows (`ragged-row`:
@@ -80,6 +78,8 @@ pub enum RowOutcome {
         kind: SummaryKind,
         label: String,
     },
+    /// Money put into the account (`充值`), not a charge (`summary_row::top_up`).
+    TopUp(String),
 }
 
 /// The result of trying the profiles on one header candidate.
@@ -452,7 +452,10 @@ impl RowNormaliser<'_> {
         }
         let tiers = &item.class_text;
         let summary = summary_of_row(rec, amount_col, tiers);
-
+        if let Some(top_up) = summary_row::top_up(summary, tiers) {
+            spare.push(item);
+            return Ok(top_up);
+        }
         // A summary row may have its figure only in the gross column
         // (`VAT,,7.40` under `Net, Total`: `tax_column::gross_only`).
         let (net, less_tax) = match self.number(line, rec, figures, Role::Amount)? {

@@ -234,6 +234,10 @@ impl<'p> Bills<'p> {
             RowOutcome::Remark(finding, shape) => {
                 self.primary().add_ragged((**finding).clone(), shape);
             }
+            RowOutcome::TopUp(label) => {
+                self.release_total();
+                self.primary().add_top_up(line, label);
+            }
             RowOutcome::Unstated { kind, label } => {
                 self.primary().add_unstated(line, *kind, label);
             }

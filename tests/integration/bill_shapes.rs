@@ -1,0 +1,63 @@
+//! Bills in shapes modelled on real exports that no fixture had
+//! (tests/data/bill-shapes): a GPU cloud's account ledger with top-ups
+//! among the charges, and invoice CSVs whose totals stand under labels
+//! the tables miss. Every expected figure is hand arithmetic written
+//! beside it, never billaudit's output.
+
+use billaudit::{Bill, Category};
+
+use crate::csv_shapes::{d, has};
+
+/// Audits `tests/data/bill-shapes/NAME` (one bill).
+fn audit_shape(name: &str) -> Bill {
+    let path = format!("tests/data/bill-shapes/{name}");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut bills = billaudit::audit_bytes(name, &bytes, &billaudit::Options::default())
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(bills.len(), 1, "{path}: one bill");
+    bills.remove(0)
+}
+
+/// A Chinese GPU cloud's account ledger (收支明细: 流水号, 时间, 类型,
+/// 产品, 说明, 金额, 余额): the two top-ups (类型 `充值`, 100.00 and
+/// 50.00) are money put into the account, not charges, and the running
+/// balance (余额) is no amount.
+#[test]
+fn top_ups_in_a_gpu_cloud_ledger_are_not_charges() {
+    // Before: the top-ups were summed as `other` (150.00): total 177.40
+    // for 27.40, and an unclassified-items warning.
+    let b = audit_shape("gpu-cloud-cn-ledger.csv");
+    assert_eq!(b.totals.get(Category::Compute), d("16.66"), "10.78 + 5.88");
+    assert_eq!(b.totals.get(Category::Storage), d("2.34"), "0.34 + 2.00");
+    assert_eq!(b.totals.get(Category::Bandwidth), d("9.60"));
+    assert_eq!(b.totals.get(Category::Credit), d("-1.20"), "the refund");
+    assert_eq!(b.totals.get(Category::Other), d("0"), "no top-up summed");
+    assert_eq!(b.subtotal, d("28.60"), "16.66 + 2.34 + 9.60");
+    assert_eq!(b.total, d("27.40"), "28.60 - 1.20");
+    // Hidden: the egress 9.60; 9.60 / 28.60 = 33.57%.
+    assert_eq!(b.hidden, d("9.60"));
+    assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+    assert!(!has(&b, "unclassified-items"), "{:?}", b.findings);
+    assert_eq!(b.line_items, 6, "5 charges and the refund");
+    assert_eq!(b.skipped.summary, 2, "the two top-ups");
+    assert_eq!(
+        b.notes,
+        [
+            "2 top-ups (money put into the account), not charges: line 2 `充值`, line 9 `充值`; counted as summary skips, not summed"
+        ]
+    );
+}
+
+#[test]
+fn a_status_or_payment_word_is_no_top_up() {
+    // `Paid` in a status column and a charge named `Payment gateway` stay
+    // charges: 40.00 + 2.50 = 42.50, nothing set aside.
+    let csv = "Description,Status,Amount\nGPU hours,Paid,40.00\nPayment gateway,Paid,2.50\n";
+    let b = crate::csv_shapes::audit("status.csv", csv);
+    assert_eq!((b.total, b.skipped.summary), (d("42.50"), 0));
+    // `Top-up` inside a longer description is a charge too (a whole cell
+    // is the label): `Top-up bonus GPU hours` 12.00 stays compute.
+    let csv = "Description,Amount\nTop-up bonus GPU hours,12.00\nDisk,3.00\n";
+    let b = crate::csv_shapes::audit("topup-words.csv", csv);
+    assert_eq!((b.total, b.skipped.summary), (d("15.00"), 0));
+}
