@@ -275,6 +275,12 @@ pub const DUE: &[&str] = &[
     // Chinese
     "本期应付",
     "本期应付金额",
+    // German
+    "zahlbetrag",
+    "zu zahlen",
+    "zu zahlender betrag",
+    "rechnungsendbetrag",
+    "endbetrag",
     // French
     "somme à payer",
     "net à payer",

@@ -61,3 +61,30 @@ fn a_status_or_payment_word_is_no_top_up() {
     let b = crate::csv_shapes::audit("topup-words.csv", csv);
     assert_eq!((b.total, b.skipped.summary), (d("15.00"), 0));
 }
+
+/// A German invoice exported as CSV (`;`, decimal comma, thousands dots):
+/// five positions, `MwSt. 19 %`, then `Zahlbetrag` (the amount payable).
+/// Net 1.512,00 + 80,00 + 12,50 + 3,00 + 25,00 = 1.632,50; MwSt 19% of
+/// 1.632,50 = 310,175, written 310,18; total 1.632,50 + 310,18 = 1.942,68.
+#[test]
+fn a_german_zahlbetrag_is_the_stated_total() {
+    // Before: `Zahlbetrag` was summed as `other`: total 3.885,36 (twice
+    // the bill) and an unclassified-items warning.
+    let b = audit_shape("de-rechnung-zahlbetrag.csv");
+    assert_eq!(b.totals.get(Category::Compute), d("1512.00"), "720 x 2,10");
+    assert_eq!(b.totals.get(Category::Storage), d("80.00"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("12.50"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("3.00"), "3 TB x 1,00");
+    assert_eq!(b.totals.get(Category::Scheduling), d("25.00"));
+    assert_eq!(b.totals.get(Category::Tax), d("310.18"));
+    assert_eq!(b.totals.get(Category::Other), d("0"));
+    assert_eq!(b.subtotal, d("1632.50"));
+    assert_eq!(b.total, d("1942.68"), "1.632,50 + 310,18");
+    assert_eq!(b.stated_total, Some(d("1942.68")));
+    assert_eq!(b.skipped.summary, 1, "the Zahlbetrag row");
+    // Hidden: 12,50 + 3,00 + 25,00 = 40,50; 40,50 / 1.632,50 = 2.48%,
+    // under 5%. Scheduling 25 / 1.512 = 1.65% of compute, under 8%;
+    // (80 + 12,50) / 80 = 1.156, under 1.2: no finding at all.
+    assert_eq!(b.hidden, d("40.50"));
+    assert!(b.findings.is_empty(), "{:?}", b.findings);
+}

@@ -88,6 +88,8 @@ fn amounts_due_payments_carried_sums_and_breakdowns() {
         "Somme à payer",
         "本期应付金额",
         "TOTAL AMOUNT DUE",
+        "Zahlbetrag",
+        "Zu zahlen:",
     ] {
         assert!(is_due(l), "{l}");
         assert_eq!(kind(l), Some(Total), "{l}");
