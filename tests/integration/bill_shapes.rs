@@ -88,3 +88,33 @@ fn a_german_zahlbetrag_is_the_stated_total() {
     assert_eq!(b.hidden, d("40.50"));
     assert!(b.findings.is_empty(), "{:?}", b.findings);
 }
+
+/// A Korean tax invoice (세금계산서) exported as CSV: 품목, 규격, 수량,
+/// 단가, 공급가액 (supply value, before tax), 세액 (the line's VAT), 비고,
+/// and a 합계 row stating both sums. Supply 700,000 (200 x 3,500) +
+/// 50,000 + 10,000 + 30,000 (300 x 100) = 790,000; VAT 70,000 + 5,000 +
+/// 1,000 + 3,000 = 79,000 (10% of each line); total 869,000.
+#[test]
+fn a_korean_tax_invoice_reads_its_supply_value_and_vat_columns() {
+    // Before: no Korean header was known, so the columns were inferred
+    // and 세액 was not read: tax 0, total 790,000, and the 합계 row
+    // stated 790,000 (its supply value alone).
+    let b = audit_shape("kr-tax-invoice.csv");
+    assert_eq!(b.totals.get(Category::Compute), d("700000"));
+    assert_eq!(b.totals.get(Category::Storage), d("50000"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("10000"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("30000"));
+    assert_eq!(b.totals.get(Category::Tax), d("79000"));
+    assert_eq!(b.subtotal, d("790000"));
+    assert_eq!(b.total, d("869000"), "790,000 + 79,000");
+    // The 합계 row: 790,000 and its 세액 79,000 state 869,000.
+    assert_eq!(b.stated_total, Some(d("869000")));
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    assert_eq!(b.skipped.summary, 1);
+    assert_eq!(b.line_items, 8, "4 charges and their 4 taxes");
+    // Hidden: 10,000 + 30,000 = 40,000; 40,000 / 790,000 = 5.06%, over 5%.
+    // (50,000 + 10,000) / 50,000 = 1.2: not above 1.2, no redundancy.
+    assert_eq!(b.hidden, d("40000"));
+    assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+    assert!(!has(&b, "replica-redundancy"), "{:?}", b.findings);
+}
