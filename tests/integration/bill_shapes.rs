@@ -1,8 +1,9 @@
 //! Bills in shapes modelled on real exports that no fixture had
 //! (tests/data/bill-shapes): a GPU cloud's account ledger with top-ups
-//! among the charges, and invoice CSVs whose totals stand under labels
-//! the tables miss. Every expected figure is hand arithmetic written
-//! beside it, never billaudit's output.
+//! among the charges, German and Korean invoice CSVs that were misread,
+//! and Hetzner (no header row), Japanese and RunPod shapes that read
+//! right and are kept so they stay right. Every expected figure is hand
+//! arithmetic written beside it, never billaudit's output.
 
 use billaudit::{Bill, Category};
 
@@ -117,4 +118,67 @@ fn a_korean_tax_invoice_reads_its_supply_value_and_vat_columns() {
     assert_eq!(b.hidden, d("40000"));
     assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
     assert!(!has(&b, "replica-redundancy"), "{:?}", b.findings);
+}
+
+/// A Hetzner invoice CSV: no header row, the columns product,
+/// description, start, end, quantity, unit price, net price, server id
+/// (as public importers of these files name them). Server 62.4900;
+/// backup 12.4980 and snapshot 120 x 0.0119 = 1.4280 (replicas, 13.9260);
+/// volume 24.0000; traffic 2.45 x 1.00 = 2.4500 and the IPv4 0.5000
+/// (bandwidth, 2.9500). Total 62.49 + 12.498 + 24 + 1.428 + 2.45 + 0.5 =
+/// 103.3660.
+#[test]
+fn a_headerless_hetzner_invoice_is_read_from_its_content() {
+    let b = audit_shape("hetzner-invoice-headerless.csv");
+    assert_eq!(b.totals.get(Category::Compute), d("62.4900"));
+    assert_eq!(b.totals.get(Category::Storage), d("24.0000"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("13.9260"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("2.9500"));
+    assert_eq!(b.totals.get(Category::Other), d("0"));
+    assert_eq!(b.total, d("103.3660"));
+    assert_eq!(b.line_items, 6, "every row is a charge: no header row");
+    // Hidden 13.926 + 2.95 = 16.876; 16.876 / 103.366 = 16.33%.
+    assert_eq!(b.hidden, d("16.8760"));
+    assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+    // (24 + 13.926) / 24 = 1.58, above 1.2.
+    assert!(has(&b, "replica-redundancy"), "{:?}", b.findings);
+    // 120 x 0.0119 = 1.428: every row's arithmetic holds.
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+}
+
+/// A Japanese invoice (請求書) exported as CSV, yen without decimals:
+/// 300 h x 450 = 135,000 + 12,000 + 3,000 + 500 GB x 10 = 5,000 =
+/// 155,000 (小計); 消費税 10% = 15,500; 合計 170,500.
+#[test]
+fn a_japanese_invoice_with_subtotal_tax_and_total_rows() {
+    let b = audit_shape("ja-seikyu.csv");
+    assert_eq!(b.totals.get(Category::Compute), d("135000"));
+    assert_eq!(b.totals.get(Category::Storage), d("12000"));
+    assert_eq!(b.totals.get(Category::StorageReplica), d("3000"));
+    assert_eq!(b.totals.get(Category::Bandwidth), d("5000"));
+    assert_eq!(b.totals.get(Category::Tax), d("15500"));
+    assert_eq!(b.subtotal, d("155000"));
+    assert_eq!(b.total, d("170500"));
+    assert_eq!(b.stated_subtotal, Some(d("155000")));
+    assert_eq!(b.stated_total, Some(d("170500")));
+    assert_eq!(b.skipped.summary, 2, "小計 and 合計");
+    // Hidden 3,000 + 5,000 = 8,000; 8,000 / 155,000 = 5.16%, over 5%;
+    // (12,000 + 3,000) / 12,000 = 1.25, above 1.2.
+    assert_eq!(b.hidden, d("8000"));
+    assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+    assert!(has(&b, "replica-redundancy"), "{:?}", b.findings);
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+}
+
+/// RunPod's pod billing history (`GET /v1/billing/pods`, as CSV: time,
+/// podId, gpuTypeId, timeBilledMs, diskSpaceBilledGb, amount): per-ms
+/// GPU time, one amount per pod and day. 16.56 + 8.28 + 5.98 = 30.82,
+/// all GPU pods.
+#[test]
+fn runpod_pod_billing_rows_are_compute() {
+    let b = audit_shape("runpod-pod-billing.csv");
+    assert_eq!(b.totals.get(Category::Compute), d("30.82"));
+    assert_eq!(b.total, d("30.82"));
+    assert_eq!(b.line_items, 3);
+    assert!(b.findings.is_empty(), "{:?}", b.findings);
 }
