@@ -361,6 +361,13 @@ pub(crate) const UNIT_PRICE: &[&str] = &[
     "组件单价",
     // English
     "Unit Cost",
+    // GPU rentals quote the hour (`Hours, Price per Hour, Total`)
+    "Price per Hour",
+    "Price/Hour",
+    "Price per hr",
+    "Hourly Price",
+    "Hourly Rate",
+    "Rate per Hour",
     // German
     "Einzelpreis",
     "Preis pro Einheit",

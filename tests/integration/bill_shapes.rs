@@ -182,3 +182,34 @@ fn runpod_pod_billing_rows_are_compute() {
     assert_eq!(b.line_items, 3);
     assert!(b.findings.is_empty(), "{:?}", b.findings);
 }
+
+/// A GPU cloud's usage export (`Hours, Price per Hour, Total`, as Lambda-
+/// style instance listings give it): 10.50 h x 2.49 = 26.145, written
+/// 26.15; 6.00 h x 14.32 = 85.92; 744 h x 0.000242 = 0.180048, written
+/// 0.18. Total 26.15 + 85.92 + 0.18 = 112.25.
+#[test]
+fn a_price_per_hour_column_is_the_unit_price() {
+    let b = audit_shape("gpu-usage-price-per-hour.csv");
+    assert_eq!(
+        b.totals.get(Category::Compute),
+        d("112.07"),
+        "26.15 + 85.92"
+    );
+    assert_eq!(b.totals.get(Category::Storage), d("0.18"));
+    assert_eq!(b.total, d("112.25"));
+    assert!(!has(&b, "line-arithmetic"), "{:?}", b.findings);
+    // The H100 line billed 31.15 for 10.50 h x 2.49 = 26.145: before, the
+    // `Price per Hour` column was no unit price, so nothing compared it.
+    let path = "tests/data/bill-shapes/gpu-usage-price-per-hour.csv";
+    let csv = std::fs::read_to_string(path).unwrap();
+    let over = csv.replace(",10.50,2.49,26.15", ",10.50,2.49,31.15");
+    let b = crate::csv_shapes::audit("over.csv", &over);
+    assert_eq!(b.total, d("117.25"), "112.25 + 5.00");
+    let lines: Vec<Option<u64>> = b
+        .findings
+        .iter()
+        .filter(|f| f.code == "line-arithmetic")
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(lines, [Some(2)], "{:?}", b.findings);
+}
