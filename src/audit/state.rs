@@ -65,7 +65,8 @@ pub struct BillState<'p> {
     top_hidden: TopHidden,
     /// `ragged-row` findings by shape ([`ragged_rows`]).
     ragged: ragged_rows::RaggedRows,
-    /// Tax and discount summary rows without a figure ([`unstated`]).
+    /// Tax and discount summary rows without a figure, and top-ups
+    /// ([`unstated`]).
     unstated: unstated::Unstated,
     monthly: MonthlyTally,
     gpu: gpu_usage::GpuTally,
@@ -189,6 +190,13 @@ impl<'p> BillState<'p> {
     pub fn add_unstated(&mut self, line: u64, kind: SummaryKind, label: &str) {
         self.skipped.add(SkipReason::Summary);
         self.unstated.add(line, kind, label);
+    }
+
+    /// Money put into the account (`充值`): a `summary` skip, named in a
+    /// note ([`unstated`]).
+    pub fn add_top_up(&mut self, line: u64, label: &str) {
+        self.skipped.add(SkipReason::Summary);
+        self.unstated.add_top_up(line, label);
     }
 
     /// Takes a finding made by an earlier stage (e.g. `unparsable-value`).
@@ -344,7 +352,7 @@ impl<'p> BillState<'p> {
             findings,
             passed,
             baseline: None,
-            notes: self.unstated.note().into_iter().collect(),
+            notes: self.unstated.notes(),
             encoding: None,
             inferred_columns: Vec::new(),
         }

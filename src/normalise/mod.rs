@@ -64,6 +64,8 @@ pub enum RowOutcome {
         kind: SummaryKind,
         amount: Decimal,
         currency: Option<String>,
+        /// A subtotal from the gross column, less the lines' tax (`gross_only`).
+        less_tax: bool,
     },
     /// A finding about the row whose outcome follows (`ragged-row`:
     /// [`RowNormaliser::mend`]) and the row's shape (rows of one shape are
@@ -76,6 +78,8 @@ pub enum RowOutcome {
         kind: SummaryKind,
         label: String,
     },
+    /// Money put into the account (`充值`), not a charge (`summary_row::top_up`).
+    TopUp(String),
 }
 
 /// The result of trying the profiles on one header candidate.
@@ -397,6 +401,7 @@ impl RowNormaliser<'_> {
                         kind: SummaryKind::Total,
                         amount,
                         currency: self.row_currency(line, rec)?,
+                        less_tax: false,
                     },
                     None => RowOutcome::Skip(SkipReason::Summary, None),
                 })
@@ -447,12 +452,15 @@ impl RowNormaliser<'_> {
         }
         let tiers = &item.class_text;
         let summary = summary_of_row(rec, amount_col, tiers);
-
+        if let Some(top_up) = summary_row::top_up(summary, tiers) {
+            spare.push(item);
+            return Ok(top_up);
+        }
         // A summary row may have its figure only in the gross column
         // (`VAT,,7.40` under `Net, Total`: `tax_column::gross_only`).
-        let net = match self.number(line, rec, figures, Role::Amount)? {
-            None => self.gross_only((line, rec, figures), summary)?,
-            net => net,
+        let (net, less_tax) = match self.number(line, rec, figures, Role::Amount)? {
+            None => (self.gross_only((line, rec, figures), summary)?, true),
+            net => (net, false),
         };
         let mut amount = match net {
             Some(a) => a,
@@ -505,6 +513,7 @@ impl RowNormaliser<'_> {
                     kind,
                     amount,
                     currency,
+                    less_tax: less_tax && kind == SummaryKind::Subtotal,
                 });
             }
             // A discount stated as a positive figure is still taken off,

@@ -228,7 +228,8 @@ impl RowNormaliser<'_> {
             Ok(RowOutcome::Stated { amount, .. }) => Some(Some(amount)),
             Ok(
                 RowOutcome::Skip(SkipReason::Summary | SkipReason::Blank, _)
-                | RowOutcome::Unstated { .. },
+                | RowOutcome::Unstated { .. }
+                | RowOutcome::TopUp(_),
             ) => Some(None),
             Ok(
                 RowOutcome::Skip(SkipReason::Unparsable | SkipReason::MissingAmount, _)

@@ -115,6 +115,17 @@ pub(super) fn without_figure(kind: Option<SummaryKind>, tiers: &[Vec<String>]) -
     }
 }
 
+/// The outcome of a row that puts money into the account, not a charge: a
+/// row that is no summary row and one of whose classification texts is a
+/// top-up label as a whole cell ([`TOP_UP`](crate::vocab::summary::TOP_UP):
+/// `类型 = 充值`, `Top-up`), labelled with its first text. `None` for
+/// every other row.
+pub(super) fn top_up(summary: Option<SummaryKind>, tiers: &[Vec<String>]) -> Option<RowOutcome> {
+    let mut texts = tiers.iter().flatten();
+    (summary.is_none() && texts.clone().any(|t| crate::vocab::summary::is_top_up(t)))
+        .then(|| RowOutcome::TopUp(texts.next().cloned().unwrap_or_default()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

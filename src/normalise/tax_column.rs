@@ -56,20 +56,18 @@ impl RowNormaliser<'_> {
 
     /// The figure of a summary row whose amount (net) cell is empty, from
     /// its gross cell ([`Role::Gross`], `Net, Total`): a tax or credit row
-    /// (`VAT,,7.40`) is that tax or credit, and a total row states what is
-    /// due, its gross. `None` for a subtotal row, which states its net
-    /// (not given), and for a charge row, whose empty net stays a
-    /// `missing-amount`.
+    /// (`VAT,,7.40`) is that tax or credit, a total row states what is
+    /// due, its gross, and a subtotal row its gross, which the bill states
+    /// less the tax of the lines above it (`RowOutcome::Stated::less_tax`).
+    /// `None` for a charge row, whose empty net stays a `missing-amount`.
     pub(super) fn gross_only<C: Cells + ?Sized, F: Figures + ?Sized>(
         &self,
         (line, rec, figures): (u64, &C, &F),
         summary: Option<SummaryKind>,
     ) -> Result<Option<Decimal>, Box<Finding>> {
         match summary {
-            Some(SummaryKind::Tax | SummaryKind::Credit | SummaryKind::Total) => {
-                self.figure(line, rec, figures, Role::Gross, summary)
-            }
-            Some(SummaryKind::Subtotal) | None => Ok(None),
+            Some(_) => self.figure(line, rec, figures, Role::Gross, summary),
+            None => Ok(None),
         }
     }
 

@@ -165,8 +165,11 @@ fn summary_rows_are_stated_figures_or_forced_items() {
             kind,
             amount,
             currency,
+            less_tax,
         } => {
             assert_eq!(kind, SummaryKind::Subtotal);
+            // Its figure is in the amount column: no tax to take out.
+            assert!(!less_tax);
             assert_eq!(amount, d("100.00"));
             assert_eq!(currency.as_deref(), Some("USD"));
         }

@@ -1,17 +1,17 @@
 //! Bill assembly: one bill per currency in a file, in order of first
 //! appearance, built from the row outcomes of every reader.
 
-use rust_decimal::Decimal;
-
 use crate::audit::parse_double_counted::Stated;
 use crate::audit::{Bill, BillState, Caches, Policy};
 use crate::error::{Error, InputError, Result};
-use crate::model::{Check, LineItem};
+use crate::model::{Category, Check, LineItem};
 use crate::normalise::date::DateOrder;
 use crate::normalise::{RowOutcome, SkipReason};
 use crate::vocab::summary::SummaryKind;
 
 use super::unlabelled::Unlabelled;
+
+mod held;
 
 /// The bills of a file (one per currency, in order of first appearance),
 /// or what a range of its rows read on another thread gives them: one
@@ -210,15 +210,20 @@ impl<'p> Bills<'p> {
         match outcome {
             RowOutcome::Item(item) => {
                 seen(item);
-                if self.holds_unlabelled() && self.closes_unlabelled(item, line) {
-                    return;
+                if self.holds_unlabelled() {
+                    self.release_total();
+                    if self.closes_unlabelled(item, line)
+                        || self.total_after_subtotal(item)
+                        || self.unlabelled.hold(item)
+                    {
+                        return;
+                    }
                 }
-                if !(self.holds_unlabelled() && self.unlabelled.hold(item)) {
-                    self.add_item(item);
-                }
+                self.add_item(item);
             }
             RowOutcome::WithCredits(item, credits) => {
                 seen(item);
+                self.release_total();
                 self.add_item(item);
                 for c in credits.iter() {
                     seen(c);
@@ -229,6 +234,10 @@ impl<'p> Bills<'p> {
             RowOutcome::Remark(finding, shape) => {
                 self.primary().add_ragged((**finding).clone(), shape);
             }
+            RowOutcome::TopUp(label) => {
+                self.release_total();
+                self.primary().add_top_up(line, label);
+            }
             RowOutcome::Unstated { kind, label } => {
                 self.primary().add_unstated(line, *kind, label);
             }
@@ -236,94 +245,42 @@ impl<'p> Bills<'p> {
                 kind,
                 amount,
                 currency,
+                less_tax,
             } => {
                 self.primary().add_skip(SkipReason::Summary, None);
+                let (kind, currency) = (*kind, &*currency);
+                let Some(amount) = self.net_of_line_tax(*amount, *less_tax, currency) else {
+                    return;
+                };
                 if self.holds_unlabelled() {
-                    self.decide_unlabelled(*kind, *amount, currency);
+                    self.release_total();
+                    self.decide_unlabelled(kind, amount, currency);
+                    if kind == SummaryKind::Subtotal {
+                        let agrees = self
+                            .for_currency(currency)
+                            .totals
+                            .checked_sum(|c| !matches!(c, Category::Tax | Category::Credit))
+                            .is_some_and(|items| crate::audit::agrees(amount, items));
+                        self.unlabelled.subtotal_stated(agrees);
+                    }
                 }
                 let keep = self.keep_stated_figures;
-                let stated = Some((line, *amount));
+                let stated = Some((line, amount));
                 let bill = self.for_currency(currency);
                 if keep {
                     bill.stated_figures.push(Stated {
                         line,
-                        amount: *amount,
-                        total: *kind == SummaryKind::Total,
+                        amount,
+                        total: kind == SummaryKind::Total,
                     });
                 }
                 // The last subtotal and total stated are the ones checked.
-                if *kind == SummaryKind::Subtotal {
+                if kind == SummaryKind::Subtotal {
                     bill.stated_subtotal = stated;
                 } else {
                     bill.stated_total = stated;
                 }
             }
-        }
-    }
-
-    fn holds_unlabelled(&self) -> bool {
-        self.hold_unlabelled && matches!(self.route, Route::File(_))
-    }
-
-    /// True when `item` (of line `line`) is the stated total under an
-    /// unknown label that the held row's subtotal reconciles with
-    /// ([`Unlabelled::closes`]): it is taken as the bill's stated total,
-    /// the held row as its subtotal, and the report says so.
-    fn closes_unlabelled(&mut self, item: &LineItem, line: u64) -> bool {
-        let currency = &item.currency;
-        let Some(computed) = self.for_currency(currency).totals.checked_sum(|_| true) else {
-            return false;
-        };
-        if !self.unlabelled.closes(item, computed) {
-            return false;
-        }
-        self.primary().add_skip(SkipReason::Summary, None);
-        self.decide_unlabelled(SummaryKind::Total, item.amount, currency);
-        let keep = self.keep_stated_figures;
-        let bill = self.for_currency(currency);
-        if keep {
-            bill.stated_figures.push(Stated {
-                line,
-                amount: item.amount,
-                total: true,
-            });
-        }
-        bill.stated_total = Some((line, item.amount));
-        self.notes.push(format!(
-            "line {line} `{}` ({}) is the sum of every line above it with tax and credits, once the subtotal above is set aside: read as the stated total and not summed",
-            item.description, item.amount
-        ));
-        true
-    }
-
-    /// A stated figure: a held row (see [`Unlabelled`]) is set aside when
-    /// the stated total agrees only without it, else added.
-    fn decide_unlabelled(&mut self, kind: SummaryKind, amount: Decimal, currency: &Option<String>) {
-        let total = match kind {
-            SummaryKind::Total => self
-                .for_currency(currency)
-                .totals
-                .checked_sum(|_| true)
-                .map(|computed| (amount, computed)),
-            _ => None,
-        };
-        match self.unlabelled.stated(total) {
-            Some(Ok((line, amount, note))) => {
-                let keep = self.keep_stated_figures;
-                let bill = self.for_currency(currency);
-                bill.add_skip(SkipReason::Summary, None);
-                bill.stated_subtotal.get_or_insert((line, amount));
-                if keep {
-                    bill.stated_figures.push(Stated {
-                        line,
-                        amount,
-                        total: false,
-                    });
-                }
-                self.notes.push(note);
-            }
-            Some(Err(item)) => self.add_item(&item),
-            None => {}
         }
     }
 
@@ -413,6 +370,7 @@ impl<'p> Bills<'p> {
             // No total came to decide it: an item after all.
             self.add_item(&item);
         }
+        self.close_total();
         let mut list = match self.route {
             Route::File(ref mut f) => {
                 if f.list.is_empty() {
@@ -560,6 +518,7 @@ mod tests {
                     kind: SummaryKind::Total,
                     amount: Decimal::new(1375, 2),
                     currency: None,
+                    less_tax: false,
                 },
             ),
             (9, item(9, Some("USD"), 1000, Category::Compute)),

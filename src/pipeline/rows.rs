@@ -50,7 +50,8 @@ impl Classify<'_> {
             RowOutcome::Skip(..)
             | RowOutcome::Stated { .. }
             | RowOutcome::Remark(..)
-            | RowOutcome::Unstated { .. } => {}
+            | RowOutcome::Unstated { .. }
+            | RowOutcome::TopUp(_) => {}
         }
     }
 }
@@ -113,7 +114,10 @@ pub(super) fn shift_lines(outcome: &mut RowOutcome, by: u64) {
         }
         RowOutcome::Skip(_, Some(f)) => f.line = f.line.map(|l| l + by),
         RowOutcome::Remark(f, _) => f.line = f.line.map(|l| l + by),
-        RowOutcome::Skip(_, None) | RowOutcome::Stated { .. } | RowOutcome::Unstated { .. } => {}
+        RowOutcome::Skip(_, None)
+        | RowOutcome::Stated { .. }
+        | RowOutcome::Unstated { .. }
+        | RowOutcome::TopUp(_) => {}
     }
 }
 

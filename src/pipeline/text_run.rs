@@ -156,6 +156,7 @@ pub(super) fn audit_invoice(
                     kind: s.kind,
                     amount: s.amount.value,
                     currency: s.currency(header_currency),
+                    less_tax: false,
                 },
             },
             (_, LineKind::Unparsed(u)) => {

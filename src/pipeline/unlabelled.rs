@@ -14,6 +14,13 @@
 //! with tax and credits), is the stated total under an unknown label
 //! ([`Unlabelled::closes`]): the pair reconciles through the tax, so both
 //! are statements.
+//!
+//! A row of the same shape after a *known* subtotal that agrees with the
+//! items (`Subtotal`) and its tax or credit rows (`Discount`), whose amount
+//! is the bill's total so far (`Amount payable` in a language no table
+//! has, or no label), is the stated total under an unknown label
+//! ([`Unlabelled::total_after_subtotal`]); it is held until the rows end
+//! or a statement follows, and any charge after it makes it a charge.
 
 use rust_decimal::Decimal;
 
@@ -25,6 +32,12 @@ pub(super) struct Unlabelled {
     since_sum: Decimal,
     since_items: u64,
     held: Option<Held>,
+    /// A known subtotal that agrees with the items was stated, and no
+    /// charge came after it: whether tax or credit rows did.
+    after_subtotal: Option<bool>,
+    /// A row taken for the stated total after a known subtotal
+    /// ([`Unlabelled::total_after_subtotal`]), until the rows end.
+    total: Option<LineItem>,
 }
 
 #[derive(Debug)]
@@ -55,13 +68,62 @@ impl Unlabelled {
         } else if !matches!(item.category, Category::Tax | Category::Credit) {
             self.since_sum = self.since_sum.saturating_add(item.amount);
             self.since_items += 1;
+            self.after_subtotal = None;
             if let Some(h) = &mut self.held {
                 h.items_after += 1;
             }
-        } else if let Some(h) = &mut self.held {
-            h.adjusted = true;
+        } else {
+            if let Some(adjusted) = &mut self.after_subtotal {
+                *adjusted = true;
+            }
+            if let Some(h) = &mut self.held {
+                h.adjusted = true;
+            }
         }
         candidate
+    }
+
+    /// A known subtotal was stated; `agrees`: it is the sum of the items.
+    pub(super) fn subtotal_stated(&mut self, agrees: bool) {
+        self.after_subtotal = agrees.then_some(false);
+    }
+
+    /// Whether `item` is the stated total after a known subtotal, and is
+    /// held as such: a row of a statement's shape (an amount above zero,
+    /// no quantity, no unit price, not tax or credit) right after the
+    /// subtotal's tax or credit rows (at least one, no charge between),
+    /// whose amount is exactly the bill's total so far (`computed`: the
+    /// items with tax and credits, which the subtotal agrees with).
+    /// `Subtotal 100.00`, `Discount -5.00`, then
+    /// `Zu zahlen 95.00` (or a blank label): three figures that add up.
+    /// A charge after it gives it back ([`Unlabelled::release_total`]).
+    pub(super) fn total_after_subtotal(&mut self, item: &LineItem, computed: Decimal) -> bool {
+        let taken = self.after_subtotal == Some(true)
+            && self.held.is_none()
+            && self.total.is_none()
+            && summary_shaped(item)
+            && item.amount == computed;
+        if taken {
+            self.total = Some(item.clone());
+        }
+        taken
+    }
+
+    /// The row held as the stated total ([`Unlabelled::total_after_subtotal`])
+    /// when another row follows it (a charge, a tax, a statement): the
+    /// list goes on, so it is a charge after all, given back to be added.
+    pub(super) fn release_total(&mut self) -> Option<LineItem> {
+        let item = self.total.take();
+        if item.is_some() {
+            self.after_subtotal = None;
+        }
+        item
+    }
+
+    /// The row held as the stated total, at the end of the rows: the last
+    /// row, so the bill's total under an unknown label.
+    pub(super) fn closing_total(&mut self) -> Option<LineItem> {
+        self.total.take()
     }
 
     /// Whether `item` closes the held row: a row of the same shape (an
@@ -98,6 +160,7 @@ impl Unlabelled {
     ) -> Option<Result<(u64, Decimal, String), LineItem>> {
         self.since_sum = Decimal::ZERO;
         self.since_items = 0;
+        self.after_subtotal = None;
         let (stated, computed) = total?;
         let held = self.held.take()?;
         let with = computed.checked_add(held.item.amount);

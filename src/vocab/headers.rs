@@ -1,5 +1,6 @@
 //! Header names (aliases) of the generic roles, in every language billaudit
-//! reads: English, Chinese, German, French, Spanish, Italian and Japanese.
+//! reads: English, Chinese, German, French, Spanish, Italian, Japanese and
+//! Korean.
 //!
 //! This is the one table the generic CSV profile (`generic-csv`) maps
 //! columns with; docs/formats.md points here. The names are written as bills
@@ -57,6 +58,9 @@ pub(crate) const DESCRIPTION: &[&str] = &[
     "摘要",
     "品目",
     "明細",
+    // Korean (a 세금계산서's columns: 품목, 규격, 수량, 단가, 공급가액, 세액)
+    "품목",
+    "품명",
     // General names, in any language: after the specific ones.
     "Name",
     "名称",
@@ -131,6 +135,7 @@ pub(crate) const AMOUNT: &[&str] = &[
     "Imponibile",
     "不含税金额",
     "税抜金額",
+    "공급가액",
     // English, general
     "Total",
     "Charge",
@@ -168,6 +173,8 @@ pub(crate) const AMOUNT: &[&str] = &[
     // Japanese
     "金額",
     "請求金額",
+    // Korean
+    "금액",
     "利用料金",
     "料金",
 ];
@@ -211,6 +218,10 @@ pub(crate) const TAX: &[&str] = &[
     // Japanese
     "消費税",
     "消費税額",
+    // Korean
+    "세액",
+    "부가세",
+    "부가세액",
 ];
 
 /// Words of an amount header that say the amount includes the tax
@@ -253,6 +264,7 @@ pub(crate) const NET: &[&str] = &[
     "不含税金额",
     "税抜金額",
     "Montant HT",
+    "공급가액",
 ];
 
 /// How much was used or bought.
@@ -287,6 +299,8 @@ pub(crate) const QUANTITY: &[&str] = &[
     "Quantita",
     // Japanese (`数量` and `使用量` are spelled as in Chinese)
     "利用量",
+    // Korean
+    "수량",
 ];
 
 /// The unit of the quantity (`hours`, `GB`).
@@ -311,6 +325,8 @@ pub(crate) const UNIT: &[&str] = &[
     "Unidade",
     // Japanese
     "単位",
+    // Korean
+    "단위",
 ];
 
 /// The unit a unit price is quoted per (`元/万次`, `per 1K requests`): it may
@@ -345,6 +361,13 @@ pub(crate) const UNIT_PRICE: &[&str] = &[
     "组件单价",
     // English
     "Unit Cost",
+    // GPU rentals quote the hour (`Hours, Price per Hour, Total`)
+    "Price per Hour",
+    "Price/Hour",
+    "Price per hr",
+    "Hourly Price",
+    "Hourly Rate",
+    "Rate per Hour",
     // German
     "Einzelpreis",
     "Preis pro Einheit",
@@ -361,6 +384,8 @@ pub(crate) const UNIT_PRICE: &[&str] = &[
     "Prezzo unitario",
     // Japanese
     "単価",
+    // Korean
+    "단가",
 ];
 
 /// The amount before discounts, when the bill states one.

@@ -275,6 +275,12 @@ pub const DUE: &[&str] = &[
     // Chinese
     "本期应付",
     "本期应付金额",
+    // German
+    "zahlbetrag",
+    "zu zahlen",
+    "zu zahlender betrag",
+    "rechnungsendbetrag",
+    "endbetrag",
     // French
     "somme à payer",
     "net à payer",
@@ -320,6 +326,30 @@ pub const PAYMENT: &[&str] = &[
     // Dutch
     "betaald",
     "betaald met ideal",
+];
+
+/// Money put into a prepaid account (a GPU cloud's ledger export lists its
+/// top-ups among the charges: `充值`, `Top-up`): a payment, not a charge.
+/// Matched as a whole cell, on a CSV row's classification texts (its
+/// description or its type column: `类型 = 充值`), which the CSV reader
+/// then keeps out of the items (`summary_row::top_up`). Not `payment` or
+/// `paid`: those are the words of a status column beside charges.
+pub const TOP_UP: &[&str] = &[
+    // English
+    "top-up",
+    "top up",
+    "account top-up",
+    "balance top-up",
+    "recharge",
+    "account recharge",
+    "add funds",
+    "funds added",
+    // Chinese
+    "充值",
+    "账户充值",
+    "在线充值",
+    "余额充值",
+    "账户余额充值",
 ];
 
 /// Sums carried from one page to the next: restated, not charged.
@@ -411,6 +441,14 @@ pub fn is_breakdown(label: &str) -> bool {
 /// True when a label names an amount left to pay ([`DUE`]).
 pub fn is_due(label: &str) -> bool {
     label_in(&normalise(label), DUE)
+}
+
+/// True when a label names money put into a prepaid account ([`TOP_UP`]),
+/// compared trimmed and ASCII-case-insensitively: asked of every CSV
+/// row's texts, so without the allocation of [`normalise`].
+pub fn is_top_up(label: &str) -> bool {
+    let t = label.trim();
+    TOP_UP.iter().any(|l| t.eq_ignore_ascii_case(l))
 }
 
 /// True when a label names a payment or applied balance ([`PAYMENT`]).

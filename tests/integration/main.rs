@@ -3,6 +3,7 @@
 
 mod accounting;
 mod batch;
+mod bill_shapes;
 mod ci_honesty;
 mod cli;
 mod cloud_fixtures;

@@ -1,7 +1,8 @@
 //! Summary rows a bill states in shapes the label tables alone miss: the
 //! label right of the amount (a notes column), Spanish and Portuguese
 //! invoice totals, and a subtotal and a total under labels no vocabulary
-//! knows that reconcile through the tax between them
+//! knows that reconcile through the tax between them, and a total under
+//! an unknown label after a known subtotal and its discount
 //! (docs/decisions.md, "Summary rows in any column" and "An unlabelled
 //! subtotal"). Every expected figure is hand arithmetic written beside it.
 
@@ -169,4 +170,84 @@ Total,35.00\n";
             "2 tax or discount summary rows without a figure (their amount cells are empty): line 5 `VAT`, line 6 `Discount`; counted as summary skips, nothing summed"
         ]
     );
+}
+
+/// A GPU-rental invoice exported as CSV: a known `Subtotal`, a discount
+/// and the VAT, then the total under a label no table has (Hungarian
+/// `Fizetendő összeg`, "amount payable"). Items 200 x 1.10 = 220.00 +
+/// 25.00 + 5.00 + 10.00 = 260.00, the stated subtotal; discount 10% of
+/// 260.00 = -26.00; VAT 27% of 234.00 = 63.18; total 260.00 - 26.00 +
+/// 63.18 = 297.18.
+const PAYABLE: &str = "Description,Qty,Unit price,Amount
+A100 80GB GPU hours,200,1.10,220.00
+NVMe volume 500 GB,1,25.00,25.00
+Volume snapshots,1,5.00,5.00
+Egress traffic,1,10.00,10.00
+Subtotal,,,260.00
+Discount 10%,,,-26.00
+VAT 27%,,,63.18
+Fizetendő összeg,,,297.18
+";
+
+#[test]
+fn an_unknown_total_after_a_known_subtotal_and_a_discount_is_stated_not_summed() {
+    // Before: the last row was summed as `other`: total 297.18 x 2 =
+    // 594.36, subtotal 557.18, a subtotal-mismatch and no stated total.
+    for (label, csv) in [
+        ("Fizetendő összeg", PAYABLE.to_string()),
+        ("", PAYABLE.replace("Fizetendő összeg,", ",")),
+    ] {
+        let b = audit("payable.csv", &csv);
+        assert_eq!(b.subtotal, d("260.00"), "220 + 25 + 5 + 10 ({label})");
+        assert_eq!(b.totals.get(Category::Credit), d("-26.00"));
+        assert_eq!(b.totals.get(Category::Tax), d("63.18"));
+        assert_eq!(b.totals.get(Category::Other), d("0"), "{label}");
+        assert_eq!(b.total, d("297.18"), "260 - 26 + 63.18 ({label})");
+        assert_eq!(b.stated_subtotal, Some(d("260.00")));
+        assert_eq!(b.stated_total, Some(d("297.18")), "{label}");
+        assert_eq!(b.skipped.summary, 2, "the subtotal and the total");
+        assert_eq!(b.line_items, 6, "4 charges, the discount, the VAT");
+        // Hidden: snapshots 5.00 + egress 10.00 = 15.00; 15 / 260 = 5.77%.
+        assert_eq!(b.hidden, d("15.00"));
+        assert!(has(&b, "hidden-fee-share"), "{:?}", b.findings);
+        assert!(!has(&b, "subtotal-mismatch"), "{:?}", b.findings);
+        assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+        let note = format!(
+            "line 9 `{label}` (297.18) is the last row, after the stated subtotal and its tax or credit rows"
+        );
+        assert!(
+            b.notes.iter().any(|n| n.starts_with(&note)),
+            "{:?}",
+            b.notes
+        );
+    }
+}
+
+#[test]
+fn a_charge_equal_to_the_total_after_a_known_subtotal_stays_a_charge() {
+    // Each shape sums every row: 260.00 - 26.00 + 63.18 + 297.18 =
+    // 594.36, and nothing is read as the stated total.
+    // A quantity and a unit price: a charge (1 x 297.18).
+    let priced = PAYABLE.replace("Fizetendő összeg,,,297.18", "Consulting,1,297.18,297.18");
+    // A charge after it: the list goes on, so it was a charge (+ 10.00).
+    let followed = format!("{PAYABLE}Support plan,,,10.00\n");
+    // No tax or credit row between the subtotal and it.
+    let unadjusted = PAYABLE
+        .replace("Discount 10%,,,-26.00\n", "")
+        .replace("VAT 27%,,,63.18\n", "")
+        .replace(",,,297.18", ",,,260.00");
+    // A subtotal the items do not add up to (250.00 for 260.00).
+    let wrong = PAYABLE.replace("Subtotal,,,260.00", "Subtotal,,,250.00");
+    for (name, csv, total) in [
+        ("priced", priced, "594.36"),
+        ("followed", followed, "604.36"),
+        // 260.00 + 260.00.
+        ("unadjusted", unadjusted, "520.00"),
+        ("wrong", wrong, "594.36"),
+    ] {
+        let b = audit("payable.csv", &csv);
+        assert_eq!(b.total, d(total), "{name}");
+        assert_eq!(b.stated_total, None, "{name}");
+        assert_eq!(b.skipped.summary, 1, "the subtotal ({name})");
+    }
 }

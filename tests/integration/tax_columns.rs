@@ -229,9 +229,10 @@ fn a_tax_row_with_its_figure_only_in_the_total_column_is_a_tax_item() {
     // the subtotal and total rows set aside.
     assert_eq!(b.line_items, 4);
     assert_eq!(b.skipped.summary, 2);
-    // A subtotal states its net, which `Subtotal,,,,36.00` does not give:
-    // it states nothing (and is not summed).
-    assert_eq!(b.stated_subtotal, None);
+    // `Subtotal,,,,36.00`, from the Total column, less the tax of the
+    // lines above it (none): it states 36.00 (and is not summed).
+    assert_eq!(b.stated_subtotal, Some(d("36.00")));
+    assert!(!has(&b, "subtotal-mismatch"), "{:?}", b.findings);
 
     let b = audit("net-total-mixed.csv", NET_TOTAL_MIXED);
     // The H100 line reads as before: its Net 30.00 is compute and 36.00 -
@@ -254,6 +255,45 @@ fn a_tax_row_with_its_figure_only_in_the_total_column_is_a_tax_item() {
     // 3 charges, the H100 line's tax, the discount and the VAT row.
     assert_eq!(b.line_items, 6);
     assert_eq!(b.skipped.summary, 1);
+}
+
+/// `Net, Total` lines that carry their own tax (Net 30.00, Total 36.00),
+/// and a subtotal and a total with their figure only in the Total column.
+/// Net 30.00 + 5.00 + 1.00 = 36.00; their tax 6.00 + 1.00 + 0.20 = 7.20;
+/// gross 36.00 + 6.00 + 1.20 = 43.20 = 36.00 + 7.20.
+const NET_TOTAL_GROSS_SUBTOTAL: &str = "Description,Qty,Unit Price,Net,Total
+H100 GPU hours,10,3.00,30.00,36.00
+Object storage,1,5.00,5.00,6.00
+Egress,1,1.00,1.00,1.20
+Subtotal,,,,43.20
+Total,,,,43.20
+";
+
+#[test]
+fn a_subtotal_with_its_figure_only_in_the_total_column_states_it_net_of_the_line_taxes() {
+    // Before: `Subtotal,,,,43.20` stated nothing (its Net cell empty).
+    // Now it states its gross less the tax of the lines above it: 43.20 -
+    // 7.20 = 36.00, the charges before tax, which agrees.
+    let b = audit("net-total-gross-subtotal.csv", NET_TOTAL_GROSS_SUBTOTAL);
+    assert_eq!(b.subtotal, d("36.00"), "30.00 + 5.00 + 1.00");
+    assert_eq!(b.totals.get(Category::Tax), d("7.20"), "6.00 + 1.00 + 0.20");
+    assert_eq!(b.total, d("43.20"));
+    assert_eq!(b.stated_subtotal, Some(d("36.00")), "43.20 - 7.20");
+    assert_eq!(b.stated_total, Some(d("43.20")));
+    assert!(!has(&b, "subtotal-mismatch"), "{:?}", b.findings);
+    assert!(!has(&b, "total-mismatch"), "{:?}", b.findings);
+    assert_eq!(b.skipped.summary, 2, "the subtotal and the total");
+    // 3 charges and their 3 taxes; neither summary row is summed.
+    assert_eq!(b.line_items, 6);
+
+    // A subtotal that the lines do not add up to is now checked: 40.00
+    // on lines without tax (Net = Total: 30.00 + 5.00 + 1.00 = 36.00)
+    // states 40.00 - 0 and disagrees by 4.00.
+    let wrong = NET_TOTAL_VAT_ROW.replace("Subtotal,,,,36.00", "Subtotal,,,,40.00");
+    let b = audit("net-total-wrong-subtotal.csv", &wrong);
+    assert_eq!(b.stated_subtotal, Some(d("40.00")));
+    assert!(has(&b, "subtotal-mismatch"), "{:?}", b.findings);
+    assert_eq!(b.total, d("43.40"), "36.00 + 7.40: the subtotal not summed");
 }
 
 #[test]

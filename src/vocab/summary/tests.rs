@@ -88,6 +88,8 @@ fn amounts_due_payments_carried_sums_and_breakdowns() {
         "Somme à payer",
         "本期应付金额",
         "TOTAL AMOUNT DUE",
+        "Zahlbetrag",
+        "Zu zahlen:",
     ] {
         assert!(is_due(l), "{l}");
         assert_eq!(kind(l), Some(Total), "{l}");
@@ -102,8 +104,16 @@ fn amounts_due_payments_carried_sums_and_breakdowns() {
     // Item words are not carried sums.
     assert!(!is_carried("Transport") && !is_carried("Report"));
     assert!(is_breakdown("Charges") && !is_breakdown("Stratus Service Charges"));
-    for l in PAYMENT.iter().chain(CARRIED).chain(BREAKDOWN) {
+    for l in PAYMENT.iter().chain(CARRIED).chain(BREAKDOWN).chain(TOP_UP) {
         assert_eq!(*l, normalise(l), "`{l}` is not normalised");
+    }
+    // A top-up is a whole cell, in any ASCII case, and no summary kind.
+    for l in ["充值", " 账户充值 ", "Top-up", "RECHARGE", "Add funds"] {
+        assert!(is_top_up(l), "{l}");
+        assert_eq!(kind(l), None, "{l}");
+    }
+    for l in ["Paid", "Payment", "Top-up bonus GPU hours", "充值卡"] {
+        assert!(!is_top_up(l), "{l}");
     }
 }
 
