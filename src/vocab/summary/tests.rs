@@ -108,12 +108,23 @@ fn amounts_due_payments_carried_sums_and_breakdowns() {
         assert_eq!(*l, normalise(l), "`{l}` is not normalised");
     }
     // A top-up is a whole cell, in any ASCII case, and no summary kind.
-    for l in ["充值", " 账户充值 ", "Top-up", "RECHARGE", "Add funds"] {
+    for l in [
+        "充值",
+        " 账户充值 ",
+        "\u{3000}充值\u{3000}",
+        "Top-up",
+        "RECHARGE",
+        "Add funds\t",
+    ] {
         assert!(is_top_up(l), "{l}");
         assert_eq!(kind(l), None, "{l}");
     }
     for l in ["Paid", "Payment", "Top-up bonus GPU hours", "充值卡"] {
         assert!(!is_top_up(l), "{l}");
+    }
+    // Every label is found, through the length mask too.
+    for l in TOP_UP {
+        assert!(l.len() < 64 && is_top_up(l), "{l}");
     }
 }
 
