@@ -359,6 +359,23 @@ fn every_whatwg_label_is_accepted_by_encoding() {
     assert!(e.contains("windows-1252") && e.contains("shift_jis"), "{e}");
 }
 
+/// A usage error on standard input is reported whatever the input: 4 MiB
+/// piped to a run that stops at `--encoding klingon` without reading it
+/// (the write fails with a broken pipe, which the test helper takes as the
+/// run's own business: before, it panicked, and `every_whatwg_label_...`,
+/// piping a few hundred bytes, failed now and then on that race).
+#[test]
+fn a_usage_error_on_standard_input_is_reported_however_large_the_input() {
+    let big = "Description,Amount\nGPU,1.00\n".repeat(4 << 20 >> 5);
+    let o = run_with_stdin(&["audit", "--encoding", "klingon", "-"], big.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown encoding `klingon`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// A Japanese GPU cloud bill saved as Shift_JIS, with a subtotal, the
 /// consumption tax and a total.
 const JAPANESE: &str = "請求日,サービス名,項目,数量,単価,金額\n\
