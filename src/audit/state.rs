@@ -164,7 +164,6 @@ impl<'p> BillState<'p> {
         };
         check_item(item, &row, &mut self.order);
         self.order.add(item);
-        row.part = self.order.part();
         self.top_hidden.add_in(item, row.part);
         self.monthly.add(item);
         self.gpu.add(item, row.memo);
